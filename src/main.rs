@@ -1,0 +1,52 @@
+//! The `shomei` binary: a USI engine on stdin/stdout, or a one-shot command from the arguments.
+
+use shomei::shogi::perft::divide;
+use shomei::shogi::SfenMode;
+use shomei::Position;
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn perft_command(args: &[String]) -> ExitCode {
+    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
+        eprintln!("usage: shomei perft <depth> [sfen]");
+        return ExitCode::FAILURE;
+    };
+    let sfen = if args.len() > 1 { args[1..].join(" ") } else { "startpos".to_string() };
+    let mut pos = match Position::from_sfen_mode(&sfen, SfenMode::Composed) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("invalid sfen: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let start = Instant::now();
+    let counts = divide(&mut pos, depth);
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    for (m, n) in &counts {
+        println!("{m}: {n}");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("\nNodes searched: {total}");
+    eprintln!("time {:.3} s, {:.1} M nodes/s", secs, total as f64 / secs.max(1e-9) / 1e6);
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("perft") => perft_command(&args[1..]),
+        Some(other) => {
+            eprintln!("unknown command '{other}'; run without arguments for the USI loop");
+            ExitCode::FAILURE
+        }
+        None => {
+            let stdin = io::stdin();
+            shomei::usi::run(stdin.lock(), BufWriter::new(io::stdout()));
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! Attack tables for every piece, built at compile time by `const fn`.
+//!
+//! Step pieces use per-square tables. Sliders use one ray mask per direction: on a ray that runs
+//! toward higher square indices the first blocker is the lowest set bit of `occupied & ray`, on a ray
+//! toward lower indices it is the highest. Isolating either bit is a few integer instructions, so no
+//! magic numbers or large occupancy tables are needed.
+//!
+//! Every table has one extra, empty entry at index 81 (`Square::NO_KING`): a side without a king
+//! (composed problems) keeps its king "square" there, and every attack and line from it is empty.
+
+use crate::types::{Bitboard, Color, PieceKind, Square};
+
+/// Ray directions as (file step, rank step); rank step -1 is toward rank `a`.
+const DIRS: [(i8, i8); 8] = [
+    // rays toward higher indices
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    // rays toward lower indices
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+const DOWN: usize = 0; // toward rank i
+const UP_LEFT: usize = 1;
+const LEFT: usize = 2; // toward file 9
+const DOWN_LEFT: usize = 3;
+const UP: usize = 4; // toward rank a
+const DOWN_RIGHT: usize = 5;
+const RIGHT: usize = 6; // toward file 1
+const UP_RIGHT: usize = 7;
+
+const fn on_board(f: i8, r: i8) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 9
+}
+
+const fn bit(f: i8, r: i8) -> u128 {
+    1u128 << (f as u32 * 9 + r as u32)
+}
+
+/// Squares reached by single steps (file, rank) from `sq`, as seen by Black; White mirrors the rank.
+const fn steps(sq: usize, color: Color, deltas: &[(i8, i8)]) -> Bitboard {
+    let f = (sq / 9) as i8;
+    let r = (sq % 9) as i8;
+    let mut bb = 0u128;
+    let mut i = 0;
+    while i < deltas.len() {
+        let (df, dr) = deltas[i];
+        let dr = match color {
+            Color::Black => dr,
+            Color::White => -dr,
+        };
+        if on_board(f + df, r + dr) {
+            bb |= bit(f + df, r + dr);
+        }
+        i += 1;
+    }
+    Bitboard(bb)
+}
+
+const PAWN_STEPS: [(i8, i8); 1] = [(0, -1)];
+const KNIGHT_STEPS: [(i8, i8); 2] = [(-1, -2), (1, -2)];
+const SILVER_STEPS: [(i8, i8); 5] = [(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
+const GOLD_STEPS: [(i8, i8); 6] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+const KING_STEPS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+
+const fn step_table(deltas: &[(i8, i8)]) -> [[Bitboard; 82]; 2] {
+    let mut t = [[Bitboard::EMPTY; 82]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = steps(sq, Color::Black, deltas);
+        t[1][sq] = steps(sq, Color::White, deltas);
+        sq += 1;
+    }
+    t
+}
+
+const fn ray_table() -> [[Bitboard; 82]; 8] {
+    let mut t = [[Bitboard::EMPTY; 82]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let (df, dr) = DIRS[d];
+            let mut f = (sq / 9) as i8 + df;
+            let mut r = (sq % 9) as i8 + dr;
+            let mut bb = 0u128;
+            while on_board(f, r) {
+                bb |= bit(f, r);
+                f += df;
+                r += dr;
+            }
+            t[d][sq] = Bitboard(bb);
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// For every aligned pair: the squares strictly between them, and the whole line through both.
+const fn line_tables() -> ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) {
+    let mut between = [[Bitboard::EMPTY; 82]; 82];
+    let mut line = [[Bitboard::EMPTY; 82]; 82];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let full = RAYS[d][a].0 | RAYS[(d + 4) % 8][a].0 | (1u128 << a);
+            let mut f = (a / 9) as i8 + df;
+            let mut r = (a % 9) as i8 + dr;
+            let mut acc = 0u128;
+            while on_board(f, r) {
+                let b = (f as usize) * 9 + r as usize;
+                between[a][b] = Bitboard(acc);
+                line[a][b] = Bitboard(full);
+                acc |= bit(f, r);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static PAWN: [[Bitboard; 82]; 2] = step_table(&PAWN_STEPS);
+static KNIGHT: [[Bitboard; 82]; 2] = step_table(&KNIGHT_STEPS);
+static SILVER: [[Bitboard; 82]; 2] = step_table(&SILVER_STEPS);
+static GOLD: [[Bitboard; 82]; 2] = step_table(&GOLD_STEPS);
+static KING: [Bitboard; 82] = step_table(&KING_STEPS)[0];
+static RAYS: [[Bitboard; 82]; 8] = ray_table();
+static LINES: ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) = line_tables();
+
+#[inline(always)]
+pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
+    PAWN[c.index()][sq.index()]
+}
+#[inline(always)]
+pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
+    KNIGHT[c.index()][sq.index()]
+}
+#[inline(always)]
+pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
+    SILVER[c.index()][sq.index()]
+}
+#[inline(always)]
+pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
+    GOLD[c.index()][sq.index()]
+}
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    KING[sq.index()]
+}
+
+/// Attacks along a ray toward higher indices: up to and including the first blocker.
+#[inline(always)]
+fn ray_up_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let ray = RAYS[dir][sq.index()].0;
+    let x = occ.0 & ray;
+    Bitboard((x ^ x.wrapping_sub(1)) & ray)
+}
+
+/// Attacks along a ray toward lower indices. Bit 0 (square 1a) is forced on as a sentinel: it is
+/// the last square of any such ray that reaches it, so treating it as a blocker changes nothing.
+#[inline(always)]
+fn ray_down_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let ray = RAYS[dir][sq.index()].0;
+    let x = (occ.0 & ray) | 1;
+    let top = 127 - x.leading_zeros();
+    Bitboard(ray & (u128::MAX << top))
+}
+
+#[inline(always)]
+pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+    match c {
+        Color::Black => ray_down_index(UP, sq, occ),
+        Color::White => ray_up_index(DOWN, sq, occ),
+    }
+}
+
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    ray_up_index(DOWN, sq, occ)
+        | ray_up_index(LEFT, sq, occ)
+        | ray_down_index(UP, sq, occ)
+        | ray_down_index(RIGHT, sq, occ)
+}
+
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    ray_up_index(UP_LEFT, sq, occ)
+        | ray_up_index(DOWN_LEFT, sq, occ)
+        | ray_down_index(DOWN_RIGHT, sq, occ)
+        | ray_down_index(UP_RIGHT, sq, occ)
+}
+
+#[inline(always)]
+pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    bishop_attacks(sq, occ) | KING[sq.index()]
+}
+
+#[inline(always)]
+pub fn dragon_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    rook_attacks(sq, occ) | KING[sq.index()]
+}
+
+/// Lance moves on an empty board.
+#[inline(always)]
+pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
+    match c {
+        Color::Black => RAYS[UP][sq.index()],
+        Color::White => RAYS[DOWN][sq.index()],
+    }
+}
+
+/// Rook moves on an empty board.
+#[inline(always)]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    let i = sq.index();
+    RAYS[DOWN][i] | RAYS[UP][i] | RAYS[LEFT][i] | RAYS[RIGHT][i]
+}
+
+/// Bishop moves on an empty board.
+#[inline(always)]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    let i = sq.index();
+    RAYS[UP_LEFT][i] | RAYS[DOWN_LEFT][i] | RAYS[DOWN_RIGHT][i] | RAYS[UP_RIGHT][i]
+}
+
+/// Squares strictly between `a` and `b` when they share a line, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    LINES.0[a.index()][b.index()]
+}
+
+/// The whole line through `a` and `b` (both included) when they share one, else empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    LINES.1[a.index()][b.index()]
+}
+
+/// Squares a piece of `kind` and colour `c` on `sq` attacks, given the occupancy.
+#[inline(always)]
+pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+    use PieceKind::*;
+    match kind {
+        Pawn => pawn_attacks(c, sq),
+        Lance => lance_attacks(c, sq, occ),
+        Knight => knight_attacks(c, sq),
+        Silver => silver_attacks(c, sq),
+        Gold | ProPawn | ProLance | ProKnight | ProSilver => gold_attacks(c, sq),
+        Bishop => bishop_attacks(sq, occ),
+        Rook => rook_attacks(sq, occ),
+        King => king_attacks(sq),
+        Horse => horse_attacks(sq, occ),
+        Dragon => dragon_attacks(sq, occ),
+    }
+}
+
+/// Board regions used by the move rules.
+pub mod masks {
+    use crate::types::{Bitboard, Color};
+
+    const fn rank_mask(rank: u32) -> u128 {
+        let mut bb = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            bb |= 1u128 << (f * 9 + rank);
+            f += 1;
+        }
+        bb
+    }
+
+    const fn ranks(lo: u32, hi: u32) -> Bitboard {
+        let mut bb = 0u128;
+        let mut r = lo;
+        while r <= hi {
+            bb |= rank_mask(r);
+            r += 1;
+        }
+        Bitboard(bb)
+    }
+
+    /// The nine squares of file `file` (0..9).
+    pub const fn file(file: u32) -> Bitboard {
+        Bitboard(0x1ffu128 << (file * 9))
+    }
+
+    const ZONES: [Bitboard; 2] = [ranks(0, 2), ranks(6, 8)];
+    const LAST_RANK: [Bitboard; 2] = [ranks(0, 0), ranks(8, 8)];
+    const LAST_TWO: [Bitboard; 2] = [ranks(0, 1), ranks(7, 8)];
+
+    /// The promotion zone of `c`: its far three ranks.
+    #[inline(always)]
+    pub const fn zone(c: Color) -> Bitboard {
+        ZONES[c.index()]
+    }
+    /// The rank where `c`'s pawns and lances cannot stay unpromoted.
+    #[inline(always)]
+    pub const fn last_rank(c: Color) -> Bitboard {
+        LAST_RANK[c.index()]
+    }
+    /// The ranks where `c`'s knights cannot stay unpromoted.
+    #[inline(always)]
+    pub const fn last_two_ranks(c: Color) -> Bitboard {
+        LAST_TWO[c.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    /// Slider attacks by walking the board one square at a time, as the reference.
+    fn walk(sq0: Square, dirs: &[(i8, i8)], occ: Bitboard) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for &(df, dr) in dirs {
+            let (mut f, mut r) = (sq0.file() as i8 + df, sq0.rank() as i8 + dr);
+            while on_board(f, r) {
+                let s = Square::new(f as u8, r as u8);
+                bb = bb.with(s);
+                if occ.contains(s) {
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        bb
+    }
+
+    #[test]
+    fn sliders_match_a_square_by_square_walk() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let lo = seed;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let occ = Bitboard(((seed as u128) << 64 | lo as u128) & Bitboard::FULL.0 & (lo as u128 * 3));
+            for s in Square::all() {
+                let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+                let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+                assert_eq!(rook_attacks(s, occ), walk(s, &rook, occ));
+                assert_eq!(bishop_attacks(s, occ), walk(s, &bishop, occ));
+                assert_eq!(lance_attacks(Color::Black, s, occ), walk(s, &[(0, -1)], occ));
+                assert_eq!(lance_attacks(Color::White, s, occ), walk(s, &[(0, 1)], occ));
+            }
+        }
+    }
+
+    #[test]
+    fn step_pieces_point_the_right_way() {
+        assert_eq!(pawn_attacks(Color::Black, sq("7g")), Bitboard::from_square(sq("7f")));
+        assert_eq!(pawn_attacks(Color::White, sq("3c")), Bitboard::from_square(sq("3d")));
+        let n = knight_attacks(Color::Black, sq("8i"));
+        assert_eq!(n, Bitboard::from_square(sq("7g")) | Bitboard::from_square(sq("9g")));
+        assert_eq!(gold_attacks(Color::Black, sq("5e")).count(), 6);
+        assert!(gold_attacks(Color::Black, sq("5e")).contains(sq("5f")));
+        assert!(!gold_attacks(Color::Black, sq("5e")).contains(sq("4f")));
+        assert!(silver_attacks(Color::White, sq("5e")).contains(sq("4f")));
+        assert_eq!(king_attacks(sq("1a")).count(), 3);
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(sq("5a"), sq("5e")).count(), 3);
+        assert_eq!(between(sq("1a"), sq("9i")).count(), 7);
+        assert!(between(sq("1a"), sq("2c")).is_empty());
+        assert!(line(sq("1a"), sq("2c")).is_empty());
+        assert_eq!(line(sq("5e"), sq("5a")).count(), 9);
+        assert!(line(sq("5e"), sq("5a")).contains(sq("5i")));
+    }
+}

@@ -1,0 +1,15 @@
+//! The rules of shogi: attack tables, positions, SFEN, legal moves, repetition and declaration.
+
+pub mod attacks;
+pub mod movegen;
+pub mod perft;
+mod display;
+mod position;
+pub mod rules;
+pub mod sfen;
+mod zobrist;
+
+pub use movegen::{generate, GenType, MoveList, MAX_MOVES};
+pub use position::Position;
+pub use rules::{Declaration, EnteringKingRule, Sennichite};
+pub use sfen::{MoveError, PositionError, SfenError, SfenMode, STARTPOS};

@@ -1,0 +1,485 @@
+//! Legal move generation: the full legal set, and the staged subsets a search asks for.
+//!
+//! Moves are produced legal directly: pinned pieces stay on their pin line, the king never steps
+//! onto an attacked square, and in check only evasions are produced. So the lists never need a
+//! make-and-test filter.
+
+use super::attacks::{self, between, line, masks};
+use super::Position;
+use crate::types::{Bitboard, Color, Move, PieceKind, Square};
+
+/// The most legal moves any shogi position has is 593.
+pub const MAX_MOVES: usize = 600;
+
+/// A fixed-capacity list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Which moves to generate. Not in check, `CapturesPromotions` and `Quiets` split the legal set
+/// in two; in check, `Evasions` is the legal set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenType {
+    /// Captures (every promotion variant) and non-capturing promotions. Not in check only.
+    CapturesPromotions,
+    /// Non-capturing moves that do not promote, and drops. Not in check only.
+    Quiets,
+    /// Every legal move when in check.
+    Evasions,
+    /// Every legal move when not in check.
+    NonEvasions,
+    /// Every legal move.
+    Legal,
+    /// Every legal move that gives check.
+    Checks,
+}
+
+/// Mode bits: which variants of a move to emit.
+const CAPS: u8 = 1; // captures and promotions
+const QUIETS: u8 = 2; // the rest
+const ALL: u8 = CAPS | QUIETS;
+
+/// Fills `list` (appending) with the moves of `gen` type.
+pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
+    match gen {
+        GenType::CapturesPromotions => gen_non_evasions::<CAPS>(pos, list),
+        GenType::Quiets => gen_non_evasions::<QUIETS>(pos, list),
+        GenType::NonEvasions => gen_non_evasions::<ALL>(pos, list),
+        GenType::Evasions => gen_evasions(pos, list),
+        GenType::Legal => {
+            if pos.in_check() {
+                gen_evasions(pos, list)
+            } else {
+                gen_non_evasions::<ALL>(pos, list)
+            }
+        }
+        GenType::Checks => {
+            let mut all = MoveList::new();
+            generate(pos, GenType::Legal, &mut all);
+            for &m in all.iter() {
+                if pos.gives_check(m) {
+                    list.push(m);
+                }
+            }
+        }
+    }
+}
+
+/// Emits the variants of one board move. `can` = promotion possible, `must` = non-promotion
+/// illegal. The promoting variant counts as a "capture or promotion"; the plain one as a capture
+/// or a quiet move depending on the target.
+#[inline(always)]
+fn emit<const MODE: u8>(list: &mut MoveList, from: Square, to: Square, can: bool, must: bool, capture: bool) {
+    if can && MODE & CAPS != 0 {
+        list.push(Move::promoting(from, to));
+    }
+    if !must {
+        let wanted = if capture { MODE & CAPS != 0 } else { MODE & QUIETS != 0 };
+        if wanted {
+            list.push(Move::normal(from, to));
+        }
+    }
+}
+
+/// Destination squares a mode can use: captures-only modes still need empty squares for
+/// non-capturing promotions, so the per-move filter in `emit` does the final split.
+#[inline(always)]
+fn board_targets<const MODE: u8>(pos: &Position, us: Color) -> Bitboard {
+    let enemy = pos.pieces_of(!us);
+    let empty = !pos.occupied();
+    match MODE {
+        QUIETS => empty,
+        _ => enemy | empty,
+    }
+}
+
+/// Board moves of all non-king pieces to squares in `targets`, pins respected.
+#[inline(always)]
+fn gen_piece_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
+    let occ = pos.occupied();
+    let enemy = pos.pieces_of(!us);
+    let zone = masks::zone(us);
+    let ksq = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    let last = masks::last_rank(us);
+    let last_two = masks::last_two_ranks(us);
+
+    // Pawns: the unpinned ones move in bulk; the square behind the target is the origin.
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let free = pawns.and_not(pinned);
+    let (dests, back): (Bitboard, i32) = match us {
+        Color::Black => (free.shift_up() & targets, 1),
+        Color::White => (free.shift_down() & targets, -1),
+    };
+    for to in dests {
+        let from = Square::from_index_unchecked((to.index() as i32 + back) as usize);
+        emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
+    }
+    for from in pawns & pinned {
+        for to in attacks::pawn_attacks(us, from) & targets & line(ksq, from) {
+            emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
+        }
+    }
+
+    let pin_mask = |from: Square| if pinned.contains(from) { line(ksq, from) } else { Bitboard::FULL };
+
+    for from in pos.pieces(us, PieceKind::Lance) {
+        for to in attacks::lance_attacks(us, from, occ) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
+        }
+    }
+    // A pinned knight can never stay on its line.
+    for from in pos.pieces(us, PieceKind::Knight).and_not(pinned) {
+        for to in attacks::knight_attacks(us, from) & targets {
+            emit::<MODE>(list, from, to, zone.contains(to), last_two.contains(to), enemy.contains(to));
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Silver) {
+        let from_zone = zone.contains(from);
+        for to in attacks::silver_attacks(us, from) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
+        }
+    }
+    for from in pos.golds(us) {
+        for to in attacks::gold_attacks(us, from) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Bishop) {
+        let from_zone = zone.contains(from);
+        for to in attacks::bishop_attacks(from, occ) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Rook) {
+        let from_zone = zone.contains(from);
+        for to in attacks::rook_attacks(from, occ) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Horse) {
+        for to in attacks::horse_attacks(from, occ) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Dragon) {
+        for to in attacks::dragon_attacks(from, occ) & targets & pin_mask(from) {
+            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
+        }
+    }
+}
+
+/// King steps to safe squares within `targets`.
+#[inline(always)]
+fn gen_king_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
+    let ksq = pos.king_square(us);
+    let enemy = pos.pieces_of(!us);
+    for to in attacks::king_attacks(ksq) & targets {
+        if pos.king_safe_at(us, to) {
+            emit::<MODE>(list, ksq, to, false, false, enemy.contains(to));
+        }
+    }
+}
+
+/// Files holding an unpromoted pawn of `c`: pawn drops there would be nifu.
+#[inline(always)]
+fn pawn_files(pos: &Position, c: Color) -> Bitboard {
+    let mut files = Bitboard::EMPTY;
+    for sq in pos.pieces(c, PieceKind::Pawn) {
+        files |= masks::file(sq.file() as u32);
+    }
+    files
+}
+
+/// Drops onto `targets` (empty squares), with every drop rule applied.
+#[inline(always)]
+fn gen_drops(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
+    let hand = pos.hand(us);
+    if hand.is_empty() || targets.is_empty() {
+        return;
+    }
+    let last = masks::last_rank(us);
+    if hand.has(PieceKind::Pawn) {
+        let mut to_set = targets.and_not(last).and_not(pawn_files(pos, us));
+        // Uchifuzume can only happen on the one square that checks the enemy king.
+        if let Some(sq) = pawn_check_square(pos, us) {
+            if to_set.contains(sq) && is_pawn_drop_mate(pos, us, sq) {
+                to_set = to_set.without(sq);
+            }
+        }
+        for to in to_set {
+            list.push(Move::drop(PieceKind::Pawn, to));
+        }
+    }
+    if hand.has(PieceKind::Lance) {
+        for to in targets.and_not(last) {
+            list.push(Move::drop(PieceKind::Lance, to));
+        }
+    }
+    if hand.has(PieceKind::Knight) {
+        for to in targets.and_not(masks::last_two_ranks(us)) {
+            list.push(Move::drop(PieceKind::Knight, to));
+        }
+    }
+    // The rest can go on any empty square.
+    let mut kinds = [PieceKind::Silver; 4];
+    let mut n = 0;
+    for k in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
+        if hand.has(k) {
+            kinds[n] = k;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return;
+    }
+    for to in targets {
+        for &k in &kinds[..n] {
+            list.push(Move::drop(k, to));
+        }
+    }
+}
+
+/// The square where a pawn of `us` would give check to the enemy king, if any.
+#[inline(always)]
+pub(crate) fn pawn_check_square(pos: &Position, us: Color) -> Option<Square> {
+    let k = pos.king_square(!us);
+    if !pos.has_king(!us) {
+        return None;
+    }
+    match us {
+        Color::Black if k.rank() < 8 => Some(Square::from_index_unchecked(k.index() + 1)),
+        Color::White if k.rank() > 0 => Some(Square::from_index_unchecked(k.index() - 1)),
+        _ => None,
+    }
+}
+
+/// Whether dropping a pawn of `us` on `sq` (directly in front of the enemy king) mates.
+/// The pawn is adjacent, so the defence is capturing it or moving the king; no interposition.
+pub(crate) fn is_pawn_drop_mate(pos: &Position, us: Color, sq: Square) -> bool {
+    let them = !us;
+    let ksq = pos.king_square(them);
+    let occ = pos.occupied().with(sq);
+    // Capture by a piece other than the king that is free to move there.
+    let pinned = pos.pinned(them);
+    let capturers = pos.attackers_to(them, sq, occ).without(ksq);
+    for c in capturers {
+        if !pinned.contains(c) || line(ksq, c).contains(sq) {
+            return false;
+        }
+    }
+    // The king captures the pawn or steps away to a square we do not attack.
+    let occ_without_king = occ.without(ksq);
+    for to in attacks::king_attacks(ksq).and_not(pos.pieces_of(them)) {
+        if !pos.is_attacked(us, to, occ_without_king) {
+            return false;
+        }
+    }
+    true
+}
+
+fn gen_non_evasions<const MODE: u8>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let targets = board_targets::<MODE>(pos, us);
+    gen_piece_moves::<MODE>(pos, list, us, targets);
+    gen_king_moves::<MODE>(pos, list, us, targets);
+    if MODE & QUIETS != 0 {
+        gen_drops(pos, list, us, !pos.occupied());
+    }
+}
+
+fn gen_evasions(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+    gen_king_moves::<ALL>(pos, list, us, !pos.pieces_of(us));
+    if checkers.more_than_one() {
+        return;
+    }
+    let checker = checkers.lsb();
+    let block = between(ksq, checker);
+    gen_piece_moves::<ALL>(pos, list, us, block.with(checker));
+    gen_drops(pos, list, us, block);
+}
+
+/// Number of legal moves, for perft's last ply.
+pub fn count_legal(pos: &Position) -> usize {
+    let mut list = MoveList::new();
+    generate(pos, GenType::Legal, &mut list);
+    list.len()
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate(self, GenType::Legal, &mut list);
+        list
+    }
+
+    /// Whether the side to move has no legal move (it has lost).
+    pub fn is_mated(&self) -> bool {
+        count_legal(self) == 0
+    }
+
+    /// Whether `m` is a legal move here. Works for any 16-bit value, including moves that a GUI
+    /// sends, moves from a hash table, and non-promotions of pawns, lances, bishops and rooks.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let to = m.to();
+        if m.is_none() || to.index() >= 81 {
+            return false;
+        }
+        if m.is_drop() {
+            return self.is_legal_drop(m);
+        }
+        let from = m.from();
+        if from.index() >= 81 || from == to {
+            return false;
+        }
+        let p = self.piece_on(from);
+        if p.is_none() || p.color() != us {
+            return false;
+        }
+        let target = self.piece_on(to);
+        if target.is_some() && target.color() == us {
+            return false;
+        }
+        let kind = p.kind();
+        if !attacks::attacks(us, kind, from, self.occupied()).contains(to) {
+            return false;
+        }
+        let in_zone = from.in_zone(us) || to.in_zone(us);
+        if m.is_promotion() {
+            if !kind.can_promote() || !in_zone {
+                return false;
+            }
+        } else {
+            let dead = match kind {
+                PieceKind::Pawn | PieceKind::Lance => masks::last_rank(us).contains(to),
+                PieceKind::Knight => masks::last_two_ranks(us).contains(to),
+                _ => false,
+            };
+            if dead {
+                return false;
+            }
+        }
+        let ksq = self.king_square(us);
+        if kind == PieceKind::King {
+            return self.king_safe_at(us, to);
+        }
+        let checkers = self.checkers();
+        if checkers.is_some() {
+            if checkers.more_than_one() {
+                return false;
+            }
+            let c = checkers.lsb();
+            if to != c && !between(ksq, c).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned(us).contains(from) || line(ksq, from).contains(to)
+    }
+
+    fn is_legal_drop(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let to = m.to();
+        let k = m.dropped_kind();
+        let raw_kind = (m.raw() >> 7) & 0x7f;
+        if !(1..=7).contains(&raw_kind) || m.is_promotion() {
+            return false;
+        }
+        if !self.hand(us).has(k) || self.piece_on(to).is_some() {
+            return false;
+        }
+        match k {
+            PieceKind::Pawn | PieceKind::Lance if masks::last_rank(us).contains(to) => return false,
+            PieceKind::Knight if masks::last_two_ranks(us).contains(to) => return false,
+            _ => {}
+        }
+        let checkers = self.checkers();
+        if checkers.is_some() {
+            if checkers.more_than_one() || !between(self.king_square(us), checkers.lsb()).contains(to) {
+                return false;
+            }
+        }
+        if k == PieceKind::Pawn {
+            if pawn_files(self, us).contains(to) {
+                return false;
+            }
+            if pawn_check_square(self, us) == Some(to) && is_pawn_drop_mate(self, us, to) {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,497 @@
+//! The position: board, hands, side to move, and a stack of per-move state for unmaking moves.
+
+use super::attacks::{self, between, line};
+use super::zobrist;
+use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
+
+/// What each ply remembers so the move can be unmade and the search can ask cheap questions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StateInfo {
+    /// Board pieces and side to move.
+    pub board_key: u64,
+    /// Both hands (wrapping sum of per-piece keys).
+    pub hand_key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// Pieces of either colour that alone stand between the king of colour `c` and an enemy slider.
+    pub blockers: [Bitboard; 2],
+    /// The move that led here (`Move::NONE` at the root) and what it captured.
+    pub last_move: Move,
+    pub captured: Piece,
+    /// Consecutive moves by each side, ending at this ply, that gave check.
+    pub checks_in_row: [u16; 2],
+}
+
+/// A shogi position with its move history.
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; 81],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 15],
+    /// Gold and the four pieces that move like gold, both colours.
+    golds: Bitboard,
+    hands: [Hand; 2],
+    side: Color,
+    king_sq: [Square; 2],
+    /// Ply number of the root position as given by the SFEN move number (1 = first move).
+    start_ply: u32,
+    states: Vec<StateInfo>,
+}
+
+impl Position {
+    /// Builds a position from its parts and computes the derived state. The caller (the SFEN
+    /// parser) has already checked the parts are a valid position, kings included.
+    pub(crate) fn from_parts(board: [Piece; 81], hands: [Hand; 2], side: Color, start_ply: u32) -> Position {
+        let mut pos = Position {
+            board: [Piece::NONE; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 15],
+            golds: Bitboard::EMPTY,
+            hands,
+            side,
+            king_sq: [Square::NO_KING; 2],
+            start_ply,
+            states: Vec::with_capacity(256),
+        };
+        for sq in Square::all() {
+            let p = board[sq.index()];
+            if p.is_some() {
+                pos.put_piece(p, sq);
+                if p.kind() == PieceKind::King {
+                    pos.king_sq[p.color().index()] = sq;
+                }
+            }
+        }
+        let (board_key, hand_key) = pos.compute_keys();
+        let mut st = StateInfo {
+            board_key,
+            hand_key,
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+            last_move: Move::NONE,
+            captured: Piece::NONE,
+            checks_in_row: [0; 2],
+        };
+        pos.fill_check_info(&mut st);
+        pos.states.push(st);
+        pos
+    }
+
+    /// The initial position.
+    pub fn startpos() -> Position {
+        Position::from_sfen(super::sfen::STARTPOS).expect("the start position is valid")
+    }
+
+    // ---- queries ----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// Pieces of kind `k` of colour `c`.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
+        self.by_kind[k.index()] & self.by_color[c.index()]
+    }
+
+    /// Pieces of colour `c` that move like a gold.
+    #[inline(always)]
+    pub fn golds(&self, c: Color) -> Bitboard {
+        self.golds & self.by_color[c.index()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn kind_bb(&self, k: PieceKind) -> Bitboard {
+        self.by_kind[k.index()]
+    }
+
+    /// The king's square; `Square::NO_KING` for a side without a king (composed problems).
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.king_sq[c.index()]
+    }
+
+    /// Whether `c` has a king on the board (a composed problem may leave the attacker without).
+    #[inline(always)]
+    pub fn has_king(&self, c: Color) -> bool {
+        self.king_sq[c.index()] != Square::NO_KING
+    }
+
+    #[inline(always)]
+    pub(crate) fn state(&self) -> &StateInfo {
+        // There is always at least the root state.
+        &self.states[self.states.len() - 1]
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.state().checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.state().checkers.is_some()
+    }
+
+    /// Pieces of colour `c` pinned against their own king.
+    #[inline(always)]
+    pub fn pinned(&self, c: Color) -> Bitboard {
+        self.state().blockers[c.index()] & self.by_color[c.index()]
+    }
+
+    /// Pieces of either colour that alone shield `c`'s king from an enemy slider.
+    #[inline(always)]
+    pub fn blockers(&self, c: Color) -> Bitboard {
+        self.state().blockers[c.index()]
+    }
+
+    /// The position's hash key: board, both hands and the side to move.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        let st = self.state();
+        st.board_key ^ st.hand_key
+    }
+
+    /// The key of board and side to move only, without hands.
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.state().board_key
+    }
+
+    /// Moves made since the root (the position given to `from_sfen`).
+    #[inline(always)]
+    pub fn moves_played(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// The game ply of the current position: the SFEN move number plus the moves made since.
+    pub fn game_ply(&self) -> u32 {
+        self.start_ply + self.moves_played() as u32
+    }
+
+    /// The SFEN move number the root position was given with.
+    pub fn start_ply(&self) -> u32 {
+        self.start_ply
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        let m = self.state().last_move;
+        (!m.is_none()).then_some(m)
+    }
+
+    /// The moves made since the root, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = Move> + '_ {
+        self.states[1..].iter().map(|s| s.last_move)
+    }
+
+    /// Consecutive checking moves by `c` ending at the current ply.
+    pub fn checks_in_row(&self, c: Color) -> u32 {
+        self.state().checks_in_row[c.index()] as u32
+    }
+
+    /// Keys of earlier positions, newest first, paired with how many plies back each lies.
+    pub(crate) fn key_history(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let n = self.states.len() - 1;
+        self.states[..n].iter().rev().enumerate().map(|(i, s)| (i + 1, s.board_key ^ s.hand_key))
+    }
+
+    pub(crate) fn state_back(&self, plies: usize) -> &StateInfo {
+        &self.states[self.states.len() - 1 - plies]
+    }
+
+    // ---- attacks ----
+
+    /// Pieces of colour `c` attacking `sq`, given occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let opp = !c;
+        let own = self.by_color[c.index()];
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Dragon.index()];
+        let bishops = self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Horse.index()];
+        let kinglike = self.by_kind[PieceKind::King.index()]
+            | self.by_kind[PieceKind::Horse.index()]
+            | self.by_kind[PieceKind::Dragon.index()];
+        let x = (attacks::pawn_attacks(opp, sq) & self.by_kind[PieceKind::Pawn.index()])
+            | (attacks::knight_attacks(opp, sq) & self.by_kind[PieceKind::Knight.index()])
+            | (attacks::silver_attacks(opp, sq) & self.by_kind[PieceKind::Silver.index()])
+            | (attacks::gold_attacks(opp, sq) & self.golds)
+            | (attacks::king_attacks(sq) & kinglike)
+            | (attacks::lance_attacks(opp, sq, occ) & self.by_kind[PieceKind::Lance.index()])
+            | (attacks::bishop_attacks(sq, occ) & bishops)
+            | (attacks::rook_attacks(sq, occ) & rooks);
+        x & own
+    }
+
+    /// Whether any piece of colour `c` attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to(c, sq, occ).is_some()
+    }
+
+    /// Pieces of `c`'s enemy that could reach `c`'s king along a line if nothing stood between.
+    #[inline]
+    fn snipers_of(&self, c: Color) -> Bitboard {
+        let ksq = self.king_sq[c.index()];
+        let enemy = self.by_color[(!c).index()];
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Dragon.index()];
+        let bishops = self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Horse.index()];
+        ((attacks::rook_pseudo(ksq) & rooks)
+            | (attacks::bishop_pseudo(ksq) & bishops)
+            | (attacks::lance_pseudo(c, ksq) & self.by_kind[PieceKind::Lance.index()]))
+            & enemy
+    }
+
+    fn compute_blockers(&self, c: Color) -> Bitboard {
+        let ksq = self.king_sq[c.index()];
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in self.snipers_of(c) {
+            let b = between(ksq, s) & occ;
+            if b.is_some() && !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    fn fill_check_info(&self, st: &mut StateInfo) {
+        let us = self.side;
+        st.checkers = self.attackers_to(!us, self.king_sq[us.index()], self.occupied());
+        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+    }
+
+    // ---- making moves ----
+
+    #[inline(always)]
+    fn put_piece(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = p;
+        self.by_color[p.color().index()] |= b;
+        self.by_kind[p.kind().index()] |= b;
+        if p.kind().moves_like_gold() {
+            self.golds |= b;
+        }
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = Piece::NONE;
+        self.by_color[p.color().index()] ^= b;
+        self.by_kind[p.kind().index()] ^= b;
+        if p.kind().moves_like_gold() {
+            self.golds ^= b;
+        }
+    }
+
+    /// Plays a legal move. The move must be legal in this position (see `is_legal`).
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let prev = *self.state();
+        let mut board_key = prev.board_key ^ zobrist::side();
+        let mut hand_key = prev.hand_key;
+        let mut captured = Piece::NONE;
+        let to = m.to();
+        if m.is_drop() {
+            let k = m.dropped_kind();
+            self.hands[us.index()].remove(k);
+            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, k));
+            let p = Piece::new(us, k);
+            self.put_piece(p, to);
+            board_key ^= zobrist::piece_square(p, to);
+        } else {
+            let from = m.from();
+            let p = self.board[from.index()];
+            captured = self.board[to.index()];
+            if captured.is_some() {
+                self.remove_piece(captured, to);
+                board_key ^= zobrist::piece_square(captured, to);
+                let k = captured.kind().unpromoted();
+                self.hands[us.index()].add(k);
+                hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, k));
+            }
+            self.remove_piece(p, from);
+            board_key ^= zobrist::piece_square(p, from);
+            let moved = if m.is_promotion() { Piece::new(us, p.kind().promoted()) } else { p };
+            self.put_piece(moved, to);
+            board_key ^= zobrist::piece_square(moved, to);
+            if p.kind() == PieceKind::King {
+                self.king_sq[us.index()] = to;
+            }
+        }
+        self.side = !us;
+        let mut st = StateInfo {
+            board_key,
+            hand_key,
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+            last_move: m,
+            captured,
+            checks_in_row: prev.checks_in_row,
+        };
+        self.fill_check_info(&mut st);
+        st.checks_in_row[us.index()] = if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };
+        self.states.push(st);
+    }
+
+    /// Takes back the last move made with `do_move`. Does nothing at the root.
+    pub fn undo_move(&mut self) {
+        if self.states.len() < 2 {
+            return;
+        }
+        let st = self.states.pop().expect("checked above");
+        let m = st.last_move;
+        let us = !self.side;
+        self.side = us;
+        let to = m.to();
+        if m.is_drop() {
+            let p = self.board[to.index()];
+            self.remove_piece(p, to);
+            self.hands[us.index()].add(m.dropped_kind());
+        } else {
+            let from = m.from();
+            let moved = self.board[to.index()];
+            self.remove_piece(moved, to);
+            let original = if m.is_promotion() { Piece::new(us, moved.kind().unpromoted()) } else { moved };
+            self.put_piece(original, from);
+            if original.kind() == PieceKind::King {
+                self.king_sq[us.index()] = from;
+            }
+            if st.captured.is_some() {
+                self.put_piece(st.captured, to);
+                self.hands[us.index()].remove(st.captured.kind().unpromoted());
+            }
+        }
+    }
+
+    /// Passes the turn (for null-move search). Must not be called in check.
+    pub fn do_null_move(&mut self) {
+        let prev = *self.state();
+        self.side = !self.side;
+        let mut st = prev;
+        st.board_key ^= zobrist::side();
+        st.last_move = Move::NONE;
+        st.captured = Piece::NONE;
+        self.fill_check_info(&mut st);
+        self.states.push(st);
+    }
+
+    /// Takes back `do_null_move`.
+    pub fn undo_null_move(&mut self) {
+        self.states.pop();
+        self.side = !self.side;
+    }
+
+    /// Both key parts computed from scratch; equal to the incremental ones in a correct position.
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut board_key = 0u64;
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_some() {
+                board_key ^= zobrist::piece_square(p, sq);
+            }
+        }
+        if self.side == Color::White {
+            board_key ^= zobrist::side();
+        }
+        let mut hand_key = 0u64;
+        for c in Color::ALL {
+            for k in PieceKind::HAND {
+                let n = self.hands[c.index()].count(k) as u64;
+                hand_key = hand_key.wrapping_add(zobrist::hand_piece(c, k).wrapping_mul(n));
+            }
+        }
+        (board_key, hand_key)
+    }
+
+    /// The full key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let (b, h) = self.compute_keys();
+        b ^ h
+    }
+
+    // ---- move properties ----
+
+    /// The piece a move would place on its destination.
+    #[inline]
+    pub fn moved_piece_after(&self, m: Move) -> Piece {
+        if m.is_drop() {
+            Piece::new(self.side, m.dropped_kind())
+        } else {
+            let p = self.board[m.from().index()];
+            if m.is_promotion() {
+                Piece::new(p.color(), p.kind().promoted())
+            } else {
+                p
+            }
+        }
+    }
+
+    /// Whether a legal move is a capture.
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && self.board[m.to().index()].is_some()
+    }
+
+    /// Whether a legal move gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king_sq[(!us).index()];
+        let to = m.to();
+        let after = self.moved_piece_after(m);
+        let occ = if m.is_drop() {
+            self.occupied().with(to)
+        } else {
+            let from = m.from();
+            // Discovered check: the piece leaves a line to the enemy king.
+            if self.blockers(!us).contains(from) && !line(ksq, from).contains(to) {
+                return true;
+            }
+            self.occupied().without(from).with(to)
+        };
+        attacks::attacks(us, after.kind(), to, occ).contains(ksq)
+    }
+
+    /// Whether our king would be safe on `to` after leaving its square.
+    #[inline]
+    pub(crate) fn king_safe_at(&self, us: Color, to: Square) -> bool {
+        let occ = self.occupied().without(self.king_sq[us.index()]);
+        !self.is_attacked(!us, to, occ)
+    }
+}
+
+impl PartialEq for Position {
+    /// Same board, hands and side to move (history is not compared).
+    fn eq(&self, o: &Position) -> bool {
+        self.board == o.board && self.hands == o.hands && self.side == o.side
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
