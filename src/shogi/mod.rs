@@ -1,9 +1,9 @@
 //! The rules of shogi: attack tables, positions, SFEN, legal moves, repetition and declaration.
 
 pub mod attacks;
+mod display;
 pub mod movegen;
 pub mod perft;
-mod display;
 mod position;
 pub mod rules;
 pub mod sfen;

@@ -466,11 +466,12 @@ impl Position {
             PieceKind::Knight if masks::last_two_ranks(us).contains(to) => return false,
             _ => {}
         }
+        // In check, a drop can only interpose against a single slider.
         let checkers = self.checkers();
-        if checkers.is_some() {
-            if checkers.more_than_one() || !between(self.king_square(us), checkers.lsb()).contains(to) {
-                return false;
-            }
+        if checkers.is_some()
+            && (checkers.more_than_one() || !between(self.king_square(us), checkers.lsb()).contains(to))
+        {
+            return false;
         }
         if k == PieceKind::Pawn {
             if pawn_files(self, us).contains(to) {

@@ -121,11 +121,6 @@ impl Position {
         self.golds & self.by_color[c.index()]
     }
 
-    #[inline(always)]
-    pub(crate) fn kind_bb(&self, k: PieceKind) -> Bitboard {
-        self.by_kind[k.index()]
-    }
-
     /// The king's square; `Square::NO_KING` for a side without a king (composed problems).
     #[inline(always)]
     pub fn king_square(&self, c: Color) -> Square {
@@ -216,10 +211,6 @@ impl Position {
     pub(crate) fn key_history(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
         let n = self.states.len() - 1;
         self.states[..n].iter().rev().enumerate().map(|(i, s)| (i + 1, s.board_key ^ s.hand_key))
-    }
-
-    pub(crate) fn state_back(&self, plies: usize) -> &StateInfo {
-        &self.states[self.states.len() - 1 - plies]
     }
 
     // ---- attacks ----
@@ -353,7 +344,8 @@ impl Position {
             checks_in_row: prev.checks_in_row,
         };
         self.fill_check_info(&mut st);
-        st.checks_in_row[us.index()] = if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };
+        st.checks_in_row[us.index()] =
+            if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };
         self.states.push(st);
     }
 
@@ -425,6 +417,44 @@ impl Position {
             }
         }
         (board_key, hand_key)
+    }
+
+    /// Checks that every derived structure agrees with the board array: bitboards, king squares,
+    /// keys, checkers and pins. For tests; returns what disagrees.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut by_color = [Bitboard::EMPTY; 2];
+        let mut by_kind = [Bitboard::EMPTY; 15];
+        let mut golds = Bitboard::EMPTY;
+        let mut kings = [Square::NO_KING; 2];
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_none() {
+                continue;
+            }
+            by_color[p.color().index()] |= Bitboard::from_square(sq);
+            by_kind[p.kind().index()] |= Bitboard::from_square(sq);
+            if p.kind().moves_like_gold() {
+                golds |= Bitboard::from_square(sq);
+            }
+            if p.kind() == PieceKind::King {
+                kings[p.color().index()] = sq;
+            }
+        }
+        if by_color != self.by_color || by_kind != self.by_kind || golds != self.golds {
+            return Err("bitboards disagree with the board".into());
+        }
+        if kings != self.king_sq {
+            return Err("king squares disagree with the board".into());
+        }
+        if self.compute_keys() != (self.state().board_key, self.state().hand_key) {
+            return Err("incremental key differs from the key computed from scratch".into());
+        }
+        let mut fresh = *self.state();
+        self.fill_check_info(&mut fresh);
+        if fresh.checkers != self.state().checkers || fresh.blockers != self.state().blockers {
+            return Err("checkers or pins are stale".into());
+        }
+        Ok(())
     }
 
     /// The full key computed from scratch.

@@ -71,7 +71,11 @@ pub enum PositionError {
     Syntax(String),
     Sfen(SfenError),
     /// The move at this index (0-based) of the `moves` list is malformed or illegal.
-    Move { index: usize, text: String, reason: MoveError },
+    Move {
+        index: usize,
+        text: String,
+        reason: MoveError,
+    },
 }
 
 /// Why a move string is not a legal move here.
@@ -112,7 +116,11 @@ fn parse_board(field: &str) -> Result<[Piece; 81], SfenError> {
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if promoted || d == 0 {
-                    return Err(if promoted { SfenError::BadPromotion(format!("+{c}")) } else { SfenError::UnknownLetter(c) });
+                    return Err(if promoted {
+                        SfenError::BadPromotion(format!("+{c}"))
+                    } else {
+                        SfenError::UnknownLetter(c)
+                    });
                 }
                 squares += d as usize;
                 continue;
@@ -179,7 +187,11 @@ fn parse_hands(field: &str) -> Result<[Hand; 2], SfenError> {
         let total = hand.count(kind) + n;
         // The packed hand holds at most this many; the set-wide limit is checked later.
         if total > kind.set_count() {
-            return Err(SfenError::TooManyPieces { kind: kind.base_letter(), count: total, max: kind.set_count() });
+            return Err(SfenError::TooManyPieces {
+                kind: kind.base_letter(),
+                count: total,
+                max: kind.set_count(),
+            });
         }
         hand.set(kind, total);
     }
@@ -217,8 +229,9 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2], mode: SfenMode) -> Result<()
             totals[k.index()] += h.count(k);
         }
     }
-    for k in PieceKind::HAND.iter().copied().chain([PieceKind::King]) {
-        let surplus_allowed = mode == SfenMode::Composed && k != PieceKind::King;
+    // Kings are checked per side below, which names the problem better.
+    for k in PieceKind::HAND {
+        let surplus_allowed = mode == SfenMode::Composed;
         if totals[k.index()] > k.set_count() && !surplus_allowed {
             return Err(SfenError::TooManyPieces {
                 kind: k.base_letter(),
@@ -367,16 +380,19 @@ impl Position {
             Some(&"startpos") => {
                 return Err(PositionError::Syntax(format!("unexpected '{}' after startpos", setup[1])))
             }
-            Some(&"sfen") => {
-                Position::from_sfen_mode(&setup[1..].join(" "), SfenMode::Composed).map_err(PositionError::Sfen)?
-            },
-            Some(w) => return Err(PositionError::Syntax(format!("expected 'startpos' or 'sfen', got '{w}'"))),
+            Some(&"sfen") => Position::from_sfen_mode(&setup[1..].join(" "), SfenMode::Composed)
+                .map_err(PositionError::Sfen)?,
+            Some(w) => {
+                return Err(PositionError::Syntax(format!("expected 'startpos' or 'sfen', got '{w}'")))
+            }
             None => return Err(PositionError::Syntax("expected 'startpos' or 'sfen'".into())),
         };
         for (index, text) in moves.iter().skip(1).enumerate() {
-            let m = pos
-                .parse_move(text)
-                .map_err(|reason| PositionError::Move { index, text: (*text).into(), reason })?;
+            let m = pos.parse_move(text).map_err(|reason| PositionError::Move {
+                index,
+                text: (*text).into(),
+                reason,
+            })?;
             pos.do_move(m);
         }
         Ok(pos)

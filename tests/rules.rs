@@ -1,0 +1,195 @@
+//! The rules of shogi, each shown on a small position named after the rule.
+
+use shomei::shogi::{Declaration, EnteringKingRule, Sennichite};
+use shomei::{Color, Move, Position};
+
+fn pos(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn legal(p: &Position) -> Vec<String> {
+    p.legal_moves().iter().map(Move::to_string).collect()
+}
+
+fn has(p: &Position, m: &str) -> bool {
+    legal(p).iter().any(|x| x == m)
+}
+
+#[test]
+fn pawn_drop_mate_is_illegal() {
+    // Published regression position: 85 legal moves, P*1b (mate) not among them.
+    let p = pos("7lk/9/8S/9/9/9/9/7L1/8K b P 1");
+    assert_eq!(p.legal_moves().len(), 85);
+    assert!(!has(&p, "P*1b"));
+    assert!(!p.is_legal(Move::parse_usi("P*1b").unwrap()));
+    let p = pos("7lk/9/7G1/9/9/9/9/7L1/8K b P 1");
+    assert!(!has(&p, "P*1b"));
+    assert!(has(&p, "P*1d"));
+}
+
+#[test]
+fn pawn_push_mate_is_legal() {
+    let mut p = pos("7lk/9/7GP/9/9/9/9/7L1/8K b - 1");
+    assert!(has(&p, "1c1b") && has(&p, "1c1b+"));
+    p.do_move(p.parse_move("1c1b").unwrap());
+    assert!(p.in_check() && p.is_mated());
+}
+
+#[test]
+fn pawn_drop_that_checks_but_does_not_mate_is_legal() {
+    // The king can take the undefended pawn.
+    let p = pos("7lk/9/9/9/9/9/9/7L1/8K b P 1");
+    assert!(has(&p, "P*1b"));
+}
+
+#[test]
+fn pawn_drop_that_leaves_no_move_without_check_is_legal_and_wins() {
+    let mut p = pos("8k/9/8G/9/9/9/9/9/K8 b P 1");
+    assert!(has(&p, "P*2b"));
+    p.do_move(p.parse_move("P*2b").unwrap());
+    assert!(!p.in_check());
+    assert!(p.is_mated(), "White has no legal move and so has lost");
+}
+
+#[test]
+fn nifu_counts_pawns_but_not_tokins() {
+    let p = pos("4k4/9/9/9/4+P4/9/9/9/4K4 b P 1");
+    assert!(has(&p, "P*5c"));
+    let p = pos("4k4/9/9/9/4P4/9/9/9/4K4 b P 1");
+    assert!(!legal(&p).iter().any(|m| m.starts_with("P*5")));
+    assert!(has(&p, "P*4c"));
+}
+
+#[test]
+fn drops_never_where_the_piece_could_not_move() {
+    let p = pos("4k4/9/9/9/9/9/9/9/4K4 b PLN 1");
+    let moves = legal(&p);
+    for m in &moves {
+        if let Some(sq) = m.strip_prefix("P*").or(m.strip_prefix("L*")) {
+            assert!(!sq.ends_with('a'), "{m}");
+        }
+        if let Some(sq) = m.strip_prefix("N*") {
+            assert!(!sq.ends_with('a') && !sq.ends_with('b'), "{m}");
+        }
+    }
+    assert!(has(&p, "N*5c") && has(&p, "L*5b") && has(&p, "P*5b"));
+    // White's last ranks are at the bottom.
+    let p = pos("4k4/9/9/9/9/9/9/9/4K4 w pln 1");
+    assert!(!has(&p, "P*1i") && !has(&p, "N*1h") && has(&p, "N*1g"));
+}
+
+#[test]
+fn forced_and_optional_promotions() {
+    let p = pos("4k4/9/P1L1N4/9/9/9/9/9/4K4 b - 1");
+    // Pawn to the last rank: promotion only.
+    assert!(has(&p, "9c9b") && has(&p, "9c9b+"));
+    let p2 = pos("4k4/P8/9/9/9/9/9/9/4K4 b - 1");
+    assert!(has(&p2, "9b9a+") && !has(&p2, "9b9a"));
+    // Lance to the second rank may stay unpromoted, to the last rank may not.
+    assert!(has(&p, "7c7b") && has(&p, "7c7b+") && has(&p, "7c7a+") && !has(&p, "7c7a"));
+    // Knight to the first two ranks must promote.
+    assert!(has(&p, "5c4a+") && !has(&p, "5c4a"));
+    // Promotion on leaving the zone.
+    let p = pos("4k4/9/4S4/9/9/9/9/9/4K4 b - 1");
+    assert!(has(&p, "5c4d+") && has(&p, "5c4d"));
+    // Gold and king never promote.
+    let p = pos("4k4/9/4G4/9/9/9/9/9/4K4 b - 1");
+    assert!(!legal(&p).iter().any(|m| m.ends_with('+')));
+}
+
+#[test]
+fn pins_and_king_safety() {
+    // The gold on 5h is pinned by the rook on 5a: it may only move along the file.
+    let p = pos("4r3k/9/9/9/9/9/9/4G4/4K4 b - 1");
+    assert!(has(&p, "5h5g") && !has(&p, "5h4h") && !has(&p, "5h4g"));
+    // The king may not step along the rook's line away from it.
+    let p = pos("4r3k/9/9/9/9/9/9/9/4K4 b - 1");
+    assert!(p.in_check());
+    assert!(!has(&p, "5i5h") && has(&p, "5i4h"));
+    // Evasions include interposing drops and capturing the checker.
+    let p = pos("4r3k/9/9/9/9/9/9/9/4K4 b G 1");
+    assert!(has(&p, "G*5e") && !has(&p, "G*4e"));
+}
+
+#[test]
+fn no_legal_move_is_a_loss() {
+    let p = Position::from_sfen_mode(
+        "+R+N+SGKG+S+N+R/+B+N+SG+LG+S+N+B/P+LPP+LPP+LP/1P2P2P1/9/9/9/9/4k4 b 9P 200",
+        shomei::shogi::SfenMode::Composed,
+    )
+    .unwrap();
+    assert!(p.is_mated() && !p.in_check());
+}
+
+fn play(p: &mut Position, moves: &[&str]) {
+    for m in moves {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e:?} in {}", p.to_sfen()));
+        p.do_move(mv);
+    }
+}
+
+#[test]
+fn fourfold_repetition_is_a_draw() {
+    let mut p = Position::startpos();
+    let cycle = ["5i4h", "5a4b", "4h5i", "4b5a"];
+    play(&mut p, &cycle);
+    play(&mut p, &cycle);
+    assert_eq!(p.sennichite(), Sennichite::None, "third occurrence");
+    assert_eq!(p.repetition(16), Sennichite::Draw, "the search counts the second occurrence");
+    play(&mut p, &cycle);
+    assert_eq!(p.sennichite(), Sennichite::Draw);
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    let mut p = pos("8k/4R4/9/9/9/9/9/9/K8 b - 1");
+    let cycle = ["5b5a", "1a1b", "5a5b", "1b1a"];
+    for _ in 0..3 {
+        play(&mut p, &cycle);
+    }
+    assert_eq!(p.sennichite(), Sennichite::PerpetualCheck(Color::Black));
+    // One quiet move inside the cycle makes it an ordinary draw.
+    let mut p = pos("8k/4R4/9/9/9/9/9/9/K8 b - 1");
+    let cycle = ["5b5c", "1a1b", "5c5b", "1b1a"];
+    for _ in 0..3 {
+        play(&mut p, &cycle);
+    }
+    assert_eq!(p.sennichite(), Sennichite::Draw);
+}
+
+#[test]
+fn entering_king_declaration_27_point_rule() {
+    // Black: 13 pieces in the camp worth 21 points, plus R and B in hand (10): 31 points.
+    let p = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b RB 1");
+    assert_eq!(p.declaration_points(Color::Black), (31, 13));
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Win);
+    assert_eq!(p.declaration(EnteringKingRule::None), Declaration::Invalid);
+    // 27 points: enough for White, one short for Black.
+    let p = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b RP 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/1s1g1b1r1/4k4 w rp 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Win);
+    // Fewer than ten pieces in the camp.
+    let p = pos("4K4/9/PPPPPPPP1/9/9/9/9/9/4k4 b 2R2B2G 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    // The king outside the camp.
+    let p = pos("9/1R1B1G1S1/PPPPPPPPP/4K4/9/9/9/9/4k4 b RB 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    // In check.
+    let p = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k3r b B 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+}
+
+#[test]
+fn entering_king_declaration_24_point_rule() {
+    let win = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b RB 1");
+    assert_eq!(win.declaration(EnteringKingRule::Csa24), Declaration::Win);
+    // 26 points: a draw under the 24-point rule.
+    let draw = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b B 1");
+    assert_eq!(draw.declaration_points(Color::Black).0, 26);
+    assert_eq!(draw.declaration(EnteringKingRule::Csa24), Declaration::Draw);
+    assert_eq!(draw.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    // 22 points: too few even for a draw.
+    let lose = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b P 1");
+    assert_eq!(lose.declaration(EnteringKingRule::Csa24), Declaration::Invalid);
+}
