@@ -1,9 +1,14 @@
 //! shomei: a shogi engine speaking USI.
 //!
-//! `types` holds the vocabulary, `shogi` the rules, and `usi` the protocol loop.
+//! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `search` the
+//! alpha-beta search, and `usi` the protocol loop. `bench` is the fixed search signature.
 
-#![forbid(unsafe_code)]
+// The one exception is the table prefetch hint in `search::tt`, documented there.
+#![deny(unsafe_code)]
 
+pub mod bench;
+pub mod eval;
+pub mod search;
 pub mod shogi;
 pub mod types;
 pub mod usi;

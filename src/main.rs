@@ -39,13 +39,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => {
+            print!("{}", shomei::bench::run(&shomei::bench::BenchConfig::from_args(&args[1..])));
+            ExitCode::SUCCESS
+        }
         Some(other) => {
             eprintln!("unknown command '{other}'; run without arguments for the USI loop");
             ExitCode::FAILURE
         }
         None => {
-            let stdin = io::stdin();
-            shomei::usi::run(stdin.lock(), BufWriter::new(io::stdout()));
+            shomei::usi::run(io::BufReader::new(io::stdin()), BufWriter::new(io::stdout()));
             ExitCode::SUCCESS
         }
     }

@@ -1,29 +1,60 @@
-//! The USI protocol loop: reads commands from a line source and writes replies.
+//! The USI protocol loop: reads commands, drives the search, and writes replies.
 //!
-//! Nothing read from stdin may panic the engine or leave it blocked: every malformed line gets an
-//! `info string` reply and the previous state is kept.
+//! stdin is read on its own thread and the search runs on others; this loop waits on both and
+//! never blocks on the search. Nothing read from stdin may panic the engine: every malformed line
+//! gets an `info string` reply and the previous state is kept.
 
 mod command;
+mod info;
+mod options;
 
-pub use command::{parse_command, Command, GoCommand};
+pub use command::{parse_command, Command, CommandError, GoCommand};
+pub use options::Options;
 
+use crate::bench;
+use crate::search::{BestMove, Limits, SearchEvent, Searcher};
 use crate::shogi::perft::divide;
 use crate::shogi::Position;
+use crossbeam_channel::{Receiver, Sender};
 use std::io::{BufRead, Write};
 
 /// Engine identity, as printed for `usi`.
 pub const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the shomei developers";
 
-/// The protocol state: the position set by the last `position` command.
+/// The protocol state.
 pub struct Engine<W: Write> {
     out: W,
     position: Position,
+    options: Options,
+    searcher: Searcher,
+    events_tx: Sender<SearchEvent>,
+    events_rx: Receiver<SearchEvent>,
+    /// The position of the running search, while a `go` still owes its `bestmove`.
+    searching: Option<Position>,
+    /// Whether the running search was started with `go ponder` and not yet ponderhit.
+    pondering: bool,
 }
 
 impl<W: Write> Engine<W> {
     pub fn new(out: W) -> Engine<W> {
-        Engine { out, position: Position::startpos() }
+        let options = Options::default();
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        Engine {
+            out,
+            position: Position::startpos(),
+            searcher: Searcher::new(options.hash_mb),
+            options,
+            events_tx,
+            events_rx,
+            searching: None,
+            pondering: false,
+        }
+    }
+
+    /// Where the search's events arrive; the loop hands each to `handle_event`.
+    pub fn events(&self) -> Receiver<SearchEvent> {
+        self.events_rx.clone()
     }
 
     fn say(&mut self, line: &str) {
@@ -32,33 +63,164 @@ impl<W: Write> Engine<W> {
         let _ = self.out.flush();
     }
 
+    fn error(&mut self, what: &str) {
+        self.say(&format!("info string error: {what}"));
+    }
+
     /// Handles one line. Returns false when the engine should exit.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        match parse_command(line) {
-            Ok(Command::Empty) => {}
-            Ok(Command::Usi) => {
+        let command = match parse_command(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(&e.to_string());
+                return true;
+            }
+        };
+        match command {
+            Command::Empty => {}
+            Command::Usi => {
                 self.say(&format!("id name {ENGINE_NAME}"));
                 self.say(&format!("id author {ENGINE_AUTHOR}"));
+                for line in self.options.declarations() {
+                    self.say(&line);
+                }
                 self.say("usiok");
             }
-            Ok(Command::IsReady) => self.say("readyok"),
-            Ok(Command::UsiNewGame) => {}
-            Ok(Command::Position(args)) => {
+            Command::IsReady => {
+                if self.searching.is_none() {
+                    self.searcher.resize(self.options.hash_mb);
+                }
+                self.say("readyok");
+            }
+            Command::UsiNewGame => {
+                self.finish_search();
+                self.searcher.resize(self.options.hash_mb);
+                self.searcher.clear();
+            }
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, &value) {
+                    self.error(&e);
+                }
+            }
+            Command::Position(args) => {
                 let words: Vec<&str> = args.iter().map(String::as_str).collect();
                 match Position::from_usi_args(&words) {
                     Ok(p) => self.position = p,
-                    Err(e) => self.say(&format!("info string error: {e}; position unchanged")),
+                    Err(e) => self.error(&format!("{e}; position unchanged")),
                 }
             }
-            Ok(Command::Go(GoCommand::Perft(depth))) => self.go_perft(depth),
-            Ok(Command::Display) => {
+            Command::Go(GoCommand::Perft(depth)) => {
+                self.finish_search();
+                self.go_perft(depth);
+            }
+            Command::Go(GoCommand::Mate(_)) => self.say("checkmate notimplemented"),
+            Command::Go(GoCommand::Search(limits)) => self.go(limits),
+            Command::Stop => {
+                if self.searching.is_some() {
+                    self.searcher.stop();
+                } else {
+                    self.error("stop ignored: no search is running");
+                }
+            }
+            Command::PonderHit => {
+                if self.searching.is_some() && self.pondering {
+                    self.pondering = false;
+                    self.searcher.ponderhit();
+                } else {
+                    self.error("ponderhit ignored: not pondering");
+                }
+            }
+            // The game is over: a running search (even a ponder) stops and answers as for `stop`.
+            Command::GameOver => self.searcher.stop(),
+            Command::Display => {
                 let d = self.position.diagram();
                 self.say(&d);
             }
-            Ok(Command::Quit) => return false,
-            Err(e) => self.say(&format!("info string error: {e}")),
+            Command::Bench => {
+                self.finish_search();
+                let report = bench::run(&bench::BenchConfig::default());
+                for line in report.lines() {
+                    self.say(&line);
+                }
+            }
+            Command::Quit => {
+                self.shutdown();
+                return false;
+            }
         }
         true
+    }
+
+    /// Prints what the search reports.
+    pub fn handle_event(&mut self, event: SearchEvent) {
+        let show_multipv = self.options.multipv > 1;
+        match event {
+            SearchEvent::Pv(p) => self.say(&info::pv_line(&p, show_multipv)),
+            SearchEvent::Progress(p) => self.say(&info::progress_line(&p)),
+            SearchEvent::Stats(s) => self.say(&info::stats_line(&s)),
+            SearchEvent::Done { best, ponder, .. } => self.answer(best, ponder),
+        }
+    }
+
+    /// Prints the `bestmove` a `go` owes, after checking it is legal.
+    fn answer(&mut self, best: BestMove, ponder: Option<crate::types::Move>) {
+        let Some(mut pos) = self.searching.take() else { return };
+        self.pondering = false;
+        let text = match best {
+            BestMove::Resign => "bestmove resign".to_string(),
+            BestMove::Win => "bestmove win".to_string(),
+            BestMove::Move(m) if pos.is_legal(m) => {
+                pos.do_move(m);
+                match ponder.filter(|&p| self.options.ponder && pos.is_legal(p)) {
+                    Some(p) => format!("bestmove {m} ponder {p}"),
+                    None => format!("bestmove {m}"),
+                }
+            }
+            BestMove::Move(m) => {
+                log::error!("search returned illegal move {m} in {}", pos.to_sfen());
+                match pos.legal_moves().first() {
+                    Some(&fallback) => format!("bestmove {fallback}"),
+                    None => "bestmove resign".to_string(),
+                }
+            }
+        };
+        self.say(&text);
+    }
+
+    fn go(&mut self, mut limits: Limits) {
+        self.finish_search();
+        let illegal: Vec<String> = limits
+            .searchmoves
+            .iter()
+            .filter(|&&m| !self.position.is_legal(m))
+            .map(|m| m.to_string())
+            .collect();
+        if !illegal.is_empty() {
+            self.error(&format!("searchmoves: {} not legal here, ignored", illegal.join(" ")));
+            let pos = &self.position;
+            limits.searchmoves.retain(|&m| pos.is_legal(m));
+        }
+        self.searcher.resize(self.options.hash_mb);
+        self.pondering = limits.ponder;
+        self.searching = Some(self.position.clone());
+        self.searcher.start(self.position.clone(), limits, self.options.search_options(), self.events_tx.clone());
+    }
+
+    /// Stops a running search and prints everything it still had to say, its bestmove included.
+    fn finish_search(&mut self) {
+        if self.searching.is_none() {
+            return;
+        }
+        self.searcher.stop();
+        self.searcher.wait();
+        while let Ok(ev) = self.events_rx.try_recv() {
+            self.handle_event(ev);
+        }
+    }
+
+    /// Stops everything before exit.
+    pub fn shutdown(&mut self) {
+        self.finish_search();
     }
 
     fn go_perft(&mut self, depth: u32) {
@@ -75,13 +237,55 @@ impl<W: Write> Engine<W> {
     }
 }
 
+/// Reads lines as bytes so that invalid UTF-8 is reported instead of ending the input.
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<String>> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match input.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(Some(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = tx.send(None);
+        })
+        .expect("the input thread starts");
+    rx
+}
+
 /// Runs the loop until `quit` or end of input.
-pub fn run<R: BufRead, W: Write>(input: R, out: W) {
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
+    let lines = spawn_reader(input);
     let mut engine = Engine::new(out);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle_line(&line) {
-            break;
+    let events = engine.events();
+    loop {
+        crossbeam_channel::select! {
+            recv(lines) -> msg => match msg {
+                Ok(Some(line)) => {
+                    if !engine.handle_line(&line) {
+                        break;
+                    }
+                }
+                // End of input: stop promptly, as for `quit`.
+                _ => {
+                    engine.shutdown();
+                    break;
+                }
+            },
+            recv(events) -> ev => {
+                if let Ok(ev) = ev {
+                    engine.handle_event(ev);
+                }
+            }
         }
     }
 }

@@ -1,0 +1,64 @@
+//! Static evaluation for the alpha-beta search, computed from scratch on every call.
+//!
+//! Three parts, each from Black's point of view, added and turned toward the side to move:
+//! - `material`: a value per kind on the board and a higher one in hand;
+//! - `king_relative`: each piece's placement relative to its own king (defence) and the enemy
+//!   king (attack), and the king's own square; its pass over the pieces also sums board material;
+//! - `king_safety`: a penalty growing with the square of the danger around each king.
+//!
+//! Every term treats the colours alike (White's squares are Black's rotated 180 degrees) and
+//! depends on files only through their distance, so a position, its colour-swapped rotation and its
+//! left-right mirror all score the same for the side to move. A side without a king (composed
+//! problems) gets no king terms. The numbers live in `params`.
+
+mod king_relative;
+mod king_safety;
+mod material;
+pub mod params;
+
+pub use material::{hand_value, piece_value};
+
+use crate::types::Color;
+use crate::Position;
+
+/// An evaluation in centipawn-like units (a pawn on the board is 90). Static evaluations stay within
+/// `params::EVAL_LIMIT`, far below mate scores.
+pub type Value = i32;
+
+/// The evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(pos: &Position) -> Value {
+    let pieces = king_relative::pieces(pos);
+    let black =
+        material::hand_material(pos) + pieces.material + pieces.placement + king_safety::king_safety(pos);
+    let v = if pos.side_to_move() == Color::Black { black } else { -black };
+    (v + params::TEMPO).clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT)
+}
+
+/// The evaluation's parts, for debugging and tuning. The three board parts are from Black's point
+/// of view; `tempo` goes to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    pub material: Value,
+    pub placement: Value,
+    pub king_safety: Value,
+    /// Penalties of the Black and White kings before they are subtracted (0 without a king).
+    pub king_penalty: [Value; 2],
+    pub tempo: Value,
+    /// What `evaluate` returns: the sum seen from the side to move, clamped.
+    pub total: Value,
+}
+
+/// The parts `evaluate` adds up.
+pub fn breakdown(pos: &Position) -> Breakdown {
+    let king_penalty = [king_safety::penalty(pos, Color::Black), king_safety::penalty(pos, Color::White)];
+    let pieces = king_relative::pieces(pos);
+    Breakdown {
+        material: pieces.material + material::hand_material(pos),
+        placement: pieces.placement,
+        king_safety: king_penalty[1] - king_penalty[0],
+        king_penalty,
+        tempo: params::TEMPO,
+        total: evaluate(pos),
+    }
+}

@@ -1,0 +1,296 @@
+//! Runs one search: root moves, iterative deepening with aspiration windows and MultiPV, helper
+//! threads (Lazy SMP), time decisions between iterations, and the final answer.
+
+use super::history::History;
+use super::node::{MainThreadDuties, Worker};
+use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::time::{self, TimeBudget};
+use super::tt::TranspositionTable;
+use super::value::*;
+use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+use crate::shogi::{Declaration, Position};
+use crate::types::Move;
+use crossbeam_channel::Sender;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: Value,
+    pub prev_score: Value,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv] }
+    }
+}
+
+/// The root moves to search: every legal move, or those of `searchmoves` that are legal.
+fn root_moves(pos: &Position, limits: &Limits) -> Vec<RootMove> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .map(|&m| RootMove::new(m))
+        .collect()
+}
+
+/// Entry point of the search thread. Returns the threads' histories for the next search.
+pub(crate) fn run(
+    pos: Position,
+    limits: Limits,
+    opts: SearchOptions,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    mut histories: Vec<History>,
+    events: Sender<SearchEvent>,
+) -> Vec<History> {
+    shared.start_ms.store(shared.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+    let rms = root_moves(&pos, &limits);
+    let declare = pos.declaration(opts.entering_king_rule) == Declaration::Win;
+    if rms.is_empty() || declare {
+        wait_for_release(&shared, &limits);
+        let best = if declare { BestMove::Win } else { BestMove::Resign };
+        let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0 });
+        return histories;
+    }
+    let budget = if limits.infinite {
+        None
+    } else {
+        time::budget(&limits.clock_for(pos.side_to_move()), &opts.time, pos.game_ply())
+    };
+
+    let threads = opts.threads.max(1);
+    let mut helper_histories: Vec<History> = histories.drain(1..).collect();
+    let main_history = histories.pop().unwrap_or_default();
+    let mut result_rms = Vec::new();
+    let mut main_history_back = None;
+    let mut nodes = 0;
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for id in 1..threads {
+            let history = helper_histories.pop().unwrap_or_default();
+            let (pos, rms, limits, tt, shared) = (pos.clone(), rms.clone(), &limits, &*tt, &*shared);
+            let builder = std::thread::Builder::new().name(format!("search-{id}")).stack_size(64 << 20);
+            let handle = builder
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(id, pos, tt, shared, opts, history);
+                    let mut rms = rms;
+                    iterate(&mut w, &mut rms, limits, None);
+                    w.history
+                })
+                .expect("a helper thread starts");
+            handles.push(handle);
+        }
+        let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts, main_history);
+        w.main = Some(MainThreadDuties {
+            events: events.clone(),
+            maximum: budget.map(|b| b.maximum),
+            node_limit: limits.nodes,
+            last_progress_ms: 0,
+        });
+        let mut rms = rms.clone();
+        iterate(&mut w, &mut rms, &limits, budget);
+        // The main thread is done: in analysis or pondering, wait for the GUI before answering.
+        wait_for_release(&shared, &limits);
+        shared.stop.store(true, Ordering::Relaxed);
+        for h in handles {
+            if let Ok(hist) = h.join() {
+                helper_histories.push(hist);
+            }
+        }
+        nodes = shared.total_nodes();
+        result_rms = rms;
+        main_history_back = Some(w.history);
+    });
+
+    let best = &result_rms[0];
+    let answer = if best.score <= -opts.resign_value && best.score > -INFINITE {
+        BestMove::Resign
+    } else {
+        BestMove::Move(best.mv)
+    };
+    let ponder = best.pv.get(1).copied();
+    let _ = events.send(SearchEvent::Done { best: answer, ponder, nodes });
+    let mut out = vec![main_history_back.unwrap_or_default()];
+    out.extend(helper_histories);
+    out
+}
+
+/// Under `go infinite` or `go ponder`, the answer waits for `stop` (or `ponderhit`).
+fn wait_for_release(shared: &Shared, limits: &Limits) {
+    while !shared.stopped() && (limits.infinite || shared.pondering.load(Ordering::Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, lower_bound: Option<bool>) {
+    let Some(main) = &w.main else { return };
+    let elapsed = w.shared.elapsed_ms();
+    let nodes = w.shared.total_nodes();
+    let score = if lower_bound.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+    let _ = main.events.send(SearchEvent::Pv(PvInfo {
+        depth,
+        seldepth: rm.seldepth.max(1),
+        multipv,
+        score: Score::from_value(score),
+        lower_bound,
+        nodes,
+        nps: nodes * 1000 / elapsed.max(1),
+        hashfull: w.tt.hashfull(),
+        time_ms: elapsed,
+        pv: rm.pv.clone(),
+    }));
+}
+
+/// Searches every root move from `pv_idx` on at `depth` in the window; returns the best value.
+fn search_root(w: &mut Worker, rms: &mut [RootMove], pv_idx: usize, depth: i32, mut alpha: Value, beta: Value) -> Value {
+    let minimax = w.opts.algorithm == SearchAlgorithm::Minimax;
+    let mut best = -INFINITE;
+    w.count_node();
+    for i in pv_idx..rms.len() {
+        let m = rms[i].mv;
+        w.pos.do_move(m);
+        let v = if minimax {
+            -w.minimax(depth - 1, 1)
+        } else if i == pv_idx {
+            -w.search::<true>(depth - 1, -beta, -alpha, 1)
+        } else {
+            let mut v = -w.search::<false>(depth - 1, -alpha - 1, -alpha, 1);
+            if v > alpha && v < beta {
+                v = -w.search::<true>(depth - 1, -beta, -alpha, 1);
+            }
+            v
+        };
+        w.pos.undo_move();
+        if w.stopped() {
+            break;
+        }
+        let rm = &mut rms[i];
+        if i == pv_idx || v > alpha || minimax {
+            rm.score = v;
+            rm.seldepth = w.seldepth;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
+        } else {
+            rm.score = -INFINITE;
+        }
+        if v > best {
+            best = v;
+            if v > alpha && !minimax {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Iterative deepening. The main thread (with `w.main`) reports and manages time.
+fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option<TimeBudget>) {
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+    let multipv = w.opts.multipv.clamp(1, rms.len());
+    let is_main = w.main.is_some();
+    let mut last_best = Move::NONE;
+    let mut best_changes = 0.0f64;
+    let mut stable_iterations = 0;
+    let mut prev_iteration_nodes = 0u64;
+    // Helpers start one ply deeper on odd ids so threads spread over depths.
+    let first_depth = if is_main { 1 } else { 1 + (w.id as i32 & 1) };
+    for depth in first_depth..=max_depth {
+        w.root_depth = depth;
+        let iteration_start_nodes = w.stats.nodes;
+        for rm in rms.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        for pv_idx in 0..multipv {
+            w.seldepth = 0;
+            let prev = rms[pv_idx].prev_score;
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) =
+                if w.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_mate_score(prev) {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+            loop {
+                let v = search_root(w, rms, pv_idx, depth, alpha, beta);
+                rms[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                if w.stopped() {
+                    break;
+                }
+                let slow = w.shared.elapsed_ms() > 1000;
+                if v <= alpha {
+                    if slow {
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(false));
+                    }
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INFINITE);
+                } else if v >= beta {
+                    if slow {
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(true));
+                    }
+                    beta = (v + delta).min(INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+            rms[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+            if w.stopped() {
+                break;
+            }
+        }
+        if w.stopped() {
+            break;
+        }
+        if !is_main {
+            continue;
+        }
+        for (i, rm) in rms.iter().take(multipv).enumerate() {
+            report_pv(w, rm, depth, i + 1, None);
+        }
+        let iteration_nodes = w.stats.nodes - iteration_start_nodes;
+        if let Some(main) = &w.main {
+            let bf = if prev_iteration_nodes > 0 { iteration_nodes as f64 / prev_iteration_nodes as f64 } else { 0.0 };
+            let _ = main.events.send(SearchEvent::Stats(IterationStats { depth, stats: w.stats, branching_factor: bf }));
+        }
+        prev_iteration_nodes = iteration_nodes;
+
+        // Time: stop early when the best move is stable, think longer when it keeps changing.
+        best_changes *= 0.5;
+        if rms[0].mv != last_best {
+            best_changes += 1.0;
+            stable_iterations = 0;
+        } else {
+            stable_iterations += 1;
+        }
+        last_best = rms[0].mv;
+        let free_to_stop = !limits.infinite && !w.shared.pondering.load(Ordering::Relaxed);
+        if let (Some(b), true) = (budget, free_to_stop) {
+            let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
+            let factor = (1.0 + best_changes).min(2.5) * stability;
+            let elapsed = w.shared.elapsed_ms() as f64;
+            if elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
+                break;
+            }
+            if rms.len() == 1 && depth >= 4 {
+                break;
+            }
+        }
+        // A proven mate will not get shorter by searching deeper.
+        if free_to_stop && limits.depth.is_none() && limits.nodes.is_none() {
+            let s = rms[0].score;
+            if is_mate_score(s) && depth > 2 * (MATE - s.abs()) + 4 {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Move-ordering memory of one search thread: killers, counter-moves and history scores.
+
+use super::params::{HISTORY_BONUS_CAP, HISTORY_MAX};
+use super::value::MAX_PLY;
+use crate::shogi::Position;
+use crate::types::{Color, Move, Piece};
+
+/// Board origins 0..81, then one slot per dropped kind.
+const FROM_SLOTS: usize = 81 + 16;
+
+fn from_slot(m: Move) -> usize {
+    if m.is_drop() {
+        81 + m.dropped_kind().index()
+    } else {
+        m.from().index()
+    }
+}
+
+pub struct History {
+    /// Quiet-move scores by side, origin (or dropped kind) and destination.
+    butterfly: Vec<i32>,
+    /// The quiet move that last refuted a given (piece, destination) of the opponent.
+    counter: Vec<Move>,
+    /// Two quiet moves per ply that caused beta cutoffs at sibling nodes.
+    killers: [[Move; 2]; MAX_PLY + 4],
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            butterfly: vec![0; 2 * FROM_SLOTS * 81],
+            counter: vec![Move::NONE; Piece::COUNT * 81],
+            killers: [[Move::NONE; 2]; MAX_PLY + 4],
+        }
+    }
+
+    #[inline]
+    fn index(c: Color, m: Move) -> usize {
+        (c.index() * FROM_SLOTS + from_slot(m)) * 81 + m.to().index()
+    }
+
+    #[inline]
+    pub fn score(&self, c: Color, m: Move) -> i32 {
+        self.butterfly[History::index(c, m)]
+    }
+
+    /// Moves the score toward the bonus's sign, more slowly the larger it already is, so it
+    /// stays within +-HISTORY_MAX.
+    fn nudge(entry: &mut i32, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_BONUS_CAP, HISTORY_BONUS_CAP);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    pub fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply]
+    }
+
+    /// The counter-move to the previous move (by the opponent), if any.
+    pub fn counter_move(&self, pos: &Position) -> Move {
+        match pos.last_move() {
+            Some(prev) => self.counter[pos.piece_on(prev.to()).index() * 81 + prev.to().index()],
+            None => Move::NONE,
+        }
+    }
+
+    /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
+    pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
+        let us = pos.side_to_move();
+        let bonus = depth * depth * 16;
+        Self::nudge(&mut self.butterfly[History::index(us, best)], bonus);
+        for &m in tried {
+            if m != best {
+                Self::nudge(&mut self.butterfly[History::index(us, m)], -bonus);
+            }
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != best {
+            k[1] = k[0];
+            k[0] = best;
+        }
+        if let Some(prev) = pos.last_move() {
+            self.counter[pos.piece_on(prev.to()).index() * 81 + prev.to().index()] = best;
+        }
+    }
+}

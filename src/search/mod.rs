@@ -1,0 +1,309 @@
+//! The search: iterative-deepening principal-variation alpha-beta with a shared transposition
+//! table, run on its own threads.
+//!
+//! The protocol layer starts a search with a position, limits and options, and receives
+//! `SearchEvent`s over a channel. The search never prints.
+
+mod driver;
+mod history;
+mod minimax;
+mod node;
+mod ordering;
+pub mod params;
+pub mod see;
+mod stats;
+pub mod time;
+pub mod tt;
+pub mod value;
+
+pub use stats::SearchStats;
+pub use time::{Clock, TimeOptions};
+pub use value::{Score, Value};
+
+use crate::shogi::{EnteringKingRule, Position};
+use crate::types::Move;
+use crossbeam_channel::Sender;
+use history::History;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+use tt::TranspositionTable;
+
+/// Which search the engine runs; the simpler two exist to check the full one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchAlgorithm {
+    /// Everything: pruning, reductions, extensions, quiescence, table cutoffs.
+    Full,
+    /// Plain alpha-beta with move ordering; leaves are evaluated statically.
+    AlphaBeta,
+    /// Plain negamax over every move; leaves evaluated like `AlphaBeta`.
+    Minimax,
+}
+
+impl SearchAlgorithm {
+    pub const NAMES: [&'static str; 3] = ["Full", "AlphaBeta", "Minimax"];
+
+    pub fn parse(s: &str) -> Option<SearchAlgorithm> {
+        match s {
+            "Full" => Some(SearchAlgorithm::Full),
+            "AlphaBeta" => Some(SearchAlgorithm::AlphaBeta),
+            "Minimax" => Some(SearchAlgorithm::Minimax),
+            _ => None,
+        }
+    }
+}
+
+/// What ends a search besides `stop`.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Byoyomi and movetime; the main time and increment of each side are below.
+    pub clock: Clock,
+    /// `btime`/`wtime`, indexed by colour.
+    pub time_left: [Option<u64>; 2],
+    /// `binc`/`winc`, indexed by colour.
+    pub increment: [u64; 2],
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Only these root moves (all legal moves when empty).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// The clock of the side `c` to move.
+    pub fn clock_for(&self, c: crate::types::Color) -> Clock {
+        Clock { time_left: self.time_left[c.index()], increment: self.increment[c.index()], ..self.clock }
+    }
+}
+
+/// Options that shape the search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub multipv: usize,
+    pub algorithm: SearchAlgorithm,
+    pub time: TimeOptions,
+    /// Score of a draw for the side that started the search (negative avoids draws).
+    pub draw_value: Value,
+    /// Draw once the game passes this ply (0: no limit).
+    pub max_moves_to_draw: u32,
+    pub entering_king_rule: EnteringKingRule,
+    /// Resign when the best score is at or below minus this.
+    pub resign_value: Value,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            algorithm: SearchAlgorithm::Full,
+            time: TimeOptions { network_delay: 120, minimum_thinking: 0 },
+            draw_value: 0,
+            max_moves_to_draw: 0,
+            entering_king_rule: EnteringKingRule::Csa27,
+            resign_value: 99_999,
+        }
+    }
+}
+
+/// One principal variation, reported after an iteration (or a failed aspiration window).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PvInfo {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based line number when several lines are searched.
+    pub multipv: usize,
+    pub score: Score,
+    /// `Some(true)` lower bound (failed high), `Some(false)` upper bound, `None` exact.
+    pub lower_bound: Option<bool>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Progress during a long iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgressInfo {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+}
+
+/// Statistics after a completed iteration.
+#[derive(Clone, Debug)]
+pub struct IterationStats {
+    pub depth: i32,
+    pub stats: SearchStats,
+    /// Nodes of this iteration divided by nodes of the previous one.
+    pub branching_factor: f64,
+}
+
+/// The search's final answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestMove {
+    Move(Move),
+    Resign,
+    Win,
+}
+
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    Pv(PvInfo),
+    Progress(ProgressInfo),
+    Stats(IterationStats),
+    /// Sent exactly once per search, last.
+    Done { best: BestMove, ponder: Option<Move>, nodes: u64 },
+}
+
+/// State the search threads share with each other and with the controller.
+pub(crate) struct Shared {
+    pub stop: AtomicBool,
+    /// True while a `go ponder` waits for `ponderhit`: no time limit applies.
+    pub pondering: AtomicBool,
+    /// Milliseconds since `epoch` at which the clock for this move started.
+    pub start_ms: AtomicU64,
+    pub epoch: Instant,
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Shared {
+    fn new(threads: usize) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            start_ms: AtomicU64::new(0),
+            epoch: Instant::now(),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        (self.epoch.elapsed().as_millis() as u64).saturating_sub(self.start_ms.load(Ordering::Relaxed))
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Owns the transposition table and the per-thread histories between searches, and runs one
+/// search at a time on background threads.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    histories: Vec<History>,
+    shared: Option<Arc<Shared>>,
+    handle: Option<JoinHandle<Vec<History>>>,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher { tt: Arc::new(TranspositionTable::new(hash_mb)), histories: Vec::new(), shared: None, handle: None }
+    }
+
+    /// Whether a search is still running (its `Done` event may not have been sent yet).
+    pub fn is_running(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Replaces the table with one of `mb` megabytes. Waits for a running search to end.
+    pub fn resize(&mut self, mb: usize) {
+        self.wait();
+        if self.tt.size_mb() != mb {
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+
+    /// Forgets everything learnt: table and histories (a new game).
+    pub fn clear(&mut self) {
+        self.wait();
+        self.tt.clear();
+        self.histories.clear();
+    }
+
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Starts searching `pos`. Events, ending with exactly one `Done`, go to `events`.
+    pub fn start(&mut self, pos: Position, limits: Limits, options: SearchOptions, events: Sender<SearchEvent>) {
+        self.stop();
+        self.wait();
+        let threads = options.threads.max(1);
+        let shared = Arc::new(Shared::new(threads));
+        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        self.tt.new_search();
+        let mut histories = std::mem::take(&mut self.histories);
+        histories.resize_with(threads, History::new);
+        let tt = Arc::clone(&self.tt);
+        let thread_shared = Arc::clone(&shared);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || driver::run(pos, limits, options, tt, thread_shared, histories, events))
+            .expect("the search thread starts");
+        self.shared = Some(shared);
+        self.handle = Some(handle);
+    }
+
+    /// Asks the running search to stop; its `Done` event follows promptly.
+    pub fn stop(&self) {
+        if let Some(s) = &self.shared {
+            s.pondering.store(false, Ordering::Relaxed);
+            s.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The ponder move was played: from now on the search runs on its own clock.
+    pub fn ponderhit(&self) {
+        if let Some(s) = &self.shared {
+            s.start_ms.store(s.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+            s.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running search (if any) to finish, keeping its histories.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            if let Ok(histories) = h.join() {
+                self.histories = histories;
+            }
+        }
+    }
+}
+
+impl Drop for Searcher {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// Searches `pos` exactly `depth` plies with `algorithm` in the window (`alpha`, `beta`) on the
+/// calling thread, without time limits, and returns the fail-soft value from the side to move's
+/// point of view. `Minimax` ignores the window. Used to check the search against the reference.
+pub fn search_value(pos: &Position, depth: i32, algorithm: SearchAlgorithm, alpha: Value, beta: Value) -> Value {
+    let tt = TranspositionTable::new(1);
+    tt.new_search();
+    let shared = Shared::new(1);
+    let opts = SearchOptions { algorithm, ..SearchOptions::default() };
+    let mut w = node::Worker::new(0, pos.clone(), &tt, &shared, opts, History::new());
+    w.root_depth = depth;
+    match algorithm {
+        SearchAlgorithm::Minimax => w.minimax(depth, 0),
+        _ => w.search::<true>(depth, alpha, beta, 0),
+    }
+}

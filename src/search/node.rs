@@ -1,0 +1,510 @@
+//! One search thread's recursive search: the principal-variation alpha-beta and quiescence.
+
+use super::history::History;
+use super::ordering::{MovePicker, PickerBuffers, PickerKind};
+use super::params::*;
+use super::see::see_ge;
+use super::stats::SearchStats;
+use super::tt::{Bound, TranspositionTable};
+use super::value::*;
+use super::{SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+use crate::eval::evaluate;
+use crate::shogi::{Declaration, Position, Sennichite};
+use crate::types::{Color, Move};
+use crossbeam_channel::Sender;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// How far back the search looks for a repetition at every node.
+const REPETITION_WINDOW: usize = 16;
+
+/// Which parts of the search are switched on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Features {
+    /// Null move, futility, razoring, late-move pruning and reductions, SEE pruning, extensions,
+    /// mate-distance pruning.
+    pub pruning: bool,
+    /// Return early on a deep-enough table entry.
+    pub tt_cutoffs: bool,
+    /// Resolve captures past the horizon instead of evaluating statically.
+    pub quiescence: bool,
+    pub aspiration: bool,
+}
+
+impl Features {
+    pub fn of(algorithm: SearchAlgorithm) -> Features {
+        let full = algorithm == SearchAlgorithm::Full;
+        Features { pruning: full, tt_cutoffs: full, quiescence: full, aspiration: full }
+    }
+}
+
+/// What only the main thread does: watch the clock and report progress.
+pub(crate) struct MainThreadDuties {
+    pub events: Sender<SearchEvent>,
+    pub maximum: Option<Duration>,
+    pub node_limit: Option<u64>,
+    pub last_progress_ms: u64,
+}
+
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub pos: Position,
+    pub tt: &'a TranspositionTable,
+    pub shared: &'a Shared,
+    pub opts: SearchOptions,
+    pub features: Features,
+    pub history: History,
+    pub stats: SearchStats,
+    pub seldepth: usize,
+    pub root_depth: i32,
+    pub root_side: Color,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    static_evals: [Value; MAX_PLY + 4],
+    lmr: Vec<[i32; 64]>,
+    /// Move-picker storage per ply, lent to each node and given back.
+    buffers: Vec<PickerBuffers>,
+    pub main: Option<MainThreadDuties>,
+}
+
+fn lmr_table() -> Vec<[i32; 64]> {
+    let mut t = vec![[0i32; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: Position,
+        tt: &'a TranspositionTable,
+        shared: &'a Shared,
+        opts: SearchOptions,
+        history: History,
+    ) -> Worker<'a> {
+        let root_side = pos.side_to_move();
+        Worker {
+            id,
+            pos,
+            tt,
+            shared,
+            opts,
+            features: Features::of(opts.algorithm),
+            history,
+            stats: SearchStats::default(),
+            seldepth: 0,
+            root_depth: 0,
+            root_side,
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            static_evals: [0; MAX_PLY + 4],
+            lmr: lmr_table(),
+            buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
+            main: None,
+        }
+    }
+
+    /// Counts a node, publishes the count, and on the main thread checks limits now and then.
+    #[inline]
+    pub(crate) fn count_node(&mut self) {
+        self.stats.nodes += 1;
+        self.shared.nodes[self.id].store(self.stats.nodes, Ordering::Relaxed);
+        if self.stats.nodes & 1023 == 0 && self.main.is_some() {
+            self.check_limits();
+        }
+    }
+
+    fn check_limits(&mut self) {
+        let shared = self.shared;
+        let elapsed = shared.elapsed_ms();
+        let Some(main) = self.main.as_mut() else { return };
+        if let Some(limit) = main.node_limit {
+            if shared.total_nodes() >= limit {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let Some(max) = main.maximum {
+            if !shared.pondering.load(Ordering::Relaxed) && elapsed >= max.as_millis() as u64 {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if elapsed >= main.last_progress_ms + 1000 {
+            main.last_progress_ms = elapsed;
+            let nodes = shared.total_nodes();
+            let _ = main.events.send(SearchEvent::Progress(super::ProgressInfo {
+                depth: self.root_depth,
+                seldepth: self.seldepth,
+                nodes,
+                nps: nodes * 1000 / elapsed.max(1),
+                hashfull: self.tt.hashfull(),
+                time_ms: elapsed,
+            }));
+        }
+    }
+
+    fn take_buffers(&mut self, ply: usize) -> PickerBuffers {
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    fn give_back(&mut self, ply: usize, picker: MovePicker) {
+        self.buffers[ply] = picker.into_buffers();
+    }
+
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.shared.stopped()
+    }
+
+    /// Score of a draw for the side to move.
+    fn draw_value(&self) -> Value {
+        if self.pos.side_to_move() == self.root_side {
+            self.opts.draw_value
+        } else {
+            -self.opts.draw_value
+        }
+    }
+
+    /// Game-rule results that end the search at this node before any move is tried: repetition,
+    /// the move limit and an entering-king declaration. Shared by every algorithm, so they all
+    /// see the same tree.
+    pub(crate) fn rule_value(&self, ply: usize) -> Option<Value> {
+        match self.pos.repetition(REPETITION_WINDOW) {
+            Sennichite::Draw => return Some(self.draw_value()),
+            Sennichite::PerpetualCheck(c) => {
+                return Some(if c == self.pos.side_to_move() { mated_in(ply) } else { mate_in(ply) })
+            }
+            Sennichite::None => {}
+        }
+        if self.opts.max_moves_to_draw > 0 && self.pos.game_ply() > self.opts.max_moves_to_draw {
+            return Some(self.draw_value());
+        }
+        if self.pos.declaration(self.opts.entering_king_rule) == Declaration::Win {
+            return Some(mate_in(ply + 1));
+        }
+        None
+    }
+
+    /// Makes `m` followed by the child's line the principal variation at `ply`.
+    #[inline]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply + 1 <= MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len.max(ply + 1);
+    }
+
+    /// Alpha-beta search of a non-root node; `PV` nodes have an open window.
+    pub fn search<const PV: bool>(&mut self, depth: i32, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
+        self.pv_len[ply] = ply;
+        if let Some(v) = self.rule_value(ply) {
+            return v;
+        }
+        if depth <= 0 {
+            return if self.features.quiescence {
+                self.qsearch::<PV>(alpha, beta, ply, 0)
+            } else {
+                self.count_node();
+                evaluate(&self.pos)
+            };
+        }
+        self.count_node();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let pruning = self.features.pruning;
+        let in_check = self.pos.in_check();
+
+        // Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        if pruning {
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Transposition table.
+        let key = self.pos.key();
+        self.stats.tt_probes += 1;
+        let tt_hit = self.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        if let Some(e) = tt_hit {
+            self.stats.tt_hits += 1;
+            if self.pos.is_legal(e.mv) {
+                tt_move = e.mv;
+            }
+            if self.features.tt_cutoffs && !PV && e.depth >= depth {
+                let v = from_tt(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    self.stats.tt_cutoffs += 1;
+                    return v;
+                }
+            }
+        }
+
+        // Static evaluation, and whether it improved on two plies ago.
+        let eval = if in_check { -INFINITE } else { tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
+        self.static_evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.static_evals[ply - 2];
+
+        if pruning && !PV && !in_check && !is_mate_score(beta) {
+            // Razoring: far below alpha at the frontier, only captures could save it.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let v = self.qsearch::<false>(alpha, alpha + 1, ply, 0);
+                if v <= alpha {
+                    self.stats.razor_prunes += 1;
+                    return v;
+                }
+            }
+            // Reverse futility: so far above beta that a quiet reply will not bring it back.
+            let margin = RFP_MARGIN * (depth - improving as i32);
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta {
+                self.stats.rfp_prunes += 1;
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move surely does.
+            if depth >= NULL_MIN_DEPTH && eval >= beta && self.pos.last_move().is_some() {
+                self.stats.null_tries += 1;
+                let r = NULL_REDUCTION_BASE + depth / NULL_REDUCTION_DIVISOR;
+                self.pos.do_null_move();
+                let v = -self.search::<false>(depth - 1 - r, -beta, -beta + 1, ply + 1);
+                self.pos.undo_null_move();
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    self.stats.null_cutoffs += 1;
+                    return if is_mate_score(v) { beta } else { v };
+                }
+            }
+        }
+
+        let buffers = self.take_buffers(ply);
+        let mut picker = MovePicker::new(PickerKind::Main, &self.pos, &self.history, ply, tt_move, buffers);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut moves_tried = 0usize;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0usize;
+        let original_alpha = alpha;
+
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            let capture = self.pos.is_capture(m);
+            let quiet = !capture && !m.is_promotion();
+            let gives_check = self.pos.gives_check(m);
+
+            if pruning && !PV && moves_tried > 0 && best > -MATE_IN_MAX_PLY && !in_check {
+                if quiet && !gives_check {
+                    // Late-move pruning: enough quiet moves tried at a shallow node.
+                    if depth <= LMP_MAX_DEPTH && quiet_count >= lmp_limit(depth, improving) {
+                        self.stats.lmp_prunes += 1;
+                        continue;
+                    }
+                    // Futility: even a good positional gain cannot reach alpha.
+                    if depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
+                        self.stats.futility_prunes += 1;
+                        continue;
+                    }
+                    if depth <= 6 && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
+                        self.stats.see_prunes += 1;
+                        continue;
+                    }
+                } else if depth <= 6 && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
+                    self.stats.see_prunes += 1;
+                    continue;
+                }
+            }
+
+            // Check extension for checks that do not simply lose the checking piece.
+            let extension = if pruning && gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0) {
+                self.stats.check_extensions += 1;
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+
+            self.pos.do_move(m);
+            self.tt.prefetch(self.pos.key());
+            moves_tried += 1;
+            let mut v;
+            if moves_tried == 1 {
+                v = -self.search::<PV>(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                // Late-move reduction for quiet moves tried late.
+                let mut r = 0;
+                if pruning && depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][moves_tried.min(63)];
+                    r += (!PV) as i32 - improving as i32;
+                    r = r.clamp(0, new_depth - 1);
+                    if r > 0 {
+                        self.stats.lmr_reductions += 1;
+                    }
+                }
+                v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && v > alpha {
+                    self.stats.lmr_researches += 1;
+                    v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if PV && v > alpha && v < beta {
+                    v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pos.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if moves_tried == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if quiet {
+                            self.history.update_quiet(&self.pos, ply, m, &quiets_tried[..quiet_count], depth);
+                        }
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+
+        self.give_back(ply, picker);
+        if moves_tried == 0 {
+            // No legal move (or all pruned, which cannot happen: the first move is never pruned).
+            return mated_in(ply);
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        best
+    }
+
+    /// Quiescence: stand pat or capture until the position is quiet; all evasions in check.
+    pub fn qsearch<const PV: bool>(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: i32) -> Value {
+        self.count_node();
+        self.stats.qnodes += 1;
+        if self.stopped() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        // Checks are answered only for a few plies, so drop-and-check sequences cannot go on.
+        if in_check && qply >= QS_CHECK_PLIES {
+            return evaluate(&self.pos);
+        }
+        let key = self.pos.key();
+        self.stats.tt_probes += 1;
+        let tt_hit = self.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        if let Some(e) = tt_hit {
+            self.stats.tt_hits += 1;
+            let v = from_tt(e.value, ply);
+            if !PV
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    Bound::None => false,
+                }
+            {
+                self.stats.tt_cutoffs += 1;
+                return v;
+            }
+            if self.pos.is_legal(e.mv) && (in_check || self.pos.is_capture(e.mv)) {
+                tt_move = e.mv;
+            }
+        }
+        let mut best;
+        let eval;
+        if in_check {
+            best = -INFINITE;
+            eval = 0;
+        } else {
+            eval = tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            best = eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let buffers = self.take_buffers(ply);
+        let mut picker = MovePicker::new(PickerKind::Quiescence, &self.pos, &self.history, ply, tt_move, buffers);
+        let mut best_move = Move::NONE;
+        let mut moves = 0;
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            moves += 1;
+            if !in_check && !see_ge(&self.pos, m, QS_SEE_MARGIN) {
+                continue;
+            }
+            self.pos.do_move(m);
+            self.tt.prefetch(self.pos.key());
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qply + 1);
+            self.pos.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        self.give_back(ply, picker);
+        if in_check && moves == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(key, best_move, to_tt(best, ply), eval, -1 - qply.min(8), bound);
+        best
+    }
+}

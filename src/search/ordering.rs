@@ -1,0 +1,293 @@
+//! The staged move picker. Moves are generated in stages so that a cutoff by an early move saves
+//! generating the rest:
+//!
+//! 1. the table move;
+//! 2. captures and promotions, most valuable victim first; those that lose material by static
+//!    exchange are put aside;
+//! 3. the two killers and the counter-move;
+//! 4. quiet moves and drops, by history score;
+//! 5. the captures put aside.
+//!
+//! In check, all evasions are generated at once and ordered captures first, then by history.
+//! Quiescence uses stages 1 and 2 only (and all evasions in check).
+
+use super::history::History;
+use super::see::{exchange_value, see_ge};
+use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
+use crate::shogi::Position;
+use crate::types::{Move, PieceKind};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TableMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    Done,
+}
+
+/// What the picker is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum PickerKind {
+    /// Every legal move (the main search).
+    Main,
+    /// Captures and promotions, or every evasion when in check (quiescence).
+    Quiescence,
+}
+
+/// A move and its ordering score packed into one integer, so sorting is a plain integer sort.
+#[inline(always)]
+fn pack(score: i32, m: Move) -> i64 {
+    ((score as i64) << 16) | m.raw() as i64
+}
+
+#[inline(always)]
+fn unpack(v: i64) -> Move {
+    Move::from_raw(v as u16)
+}
+
+pub struct MovePicker {
+    kind: PickerKind,
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Scored moves of the current stage, and the position of the next one to return.
+    scored: Vec<i64>,
+    len: usize,
+    next: usize,
+    /// Losing captures, tried after the quiet moves.
+    bad: Vec<Move>,
+    bad_next: usize,
+}
+
+/// Reusable storage for one picker, so a node does not clear kilobytes of arrays.
+pub struct PickerBuffers {
+    scored: Vec<i64>,
+    bad: Vec<Move>,
+}
+
+impl Default for PickerBuffers {
+    fn default() -> Self {
+        PickerBuffers { scored: Vec::with_capacity(MAX_MOVES), bad: Vec::with_capacity(64) }
+    }
+}
+
+impl MovePicker {
+    /// `tt_move` must be legal in `pos` or `Move::NONE`.
+    pub fn new(
+        kind: PickerKind,
+        pos: &Position,
+        history: &History,
+        ply: usize,
+        tt_move: Move,
+        buffers: PickerBuffers,
+    ) -> MovePicker {
+        let PickerBuffers { mut scored, mut bad } = buffers;
+        scored.clear();
+        bad.clear();
+        let in_check = pos.in_check();
+        let first = match (tt_move.is_none(), in_check) {
+            (false, _) => Stage::TableMove,
+            (true, true) => Stage::GenEvasions,
+            (true, false) => Stage::GenCaptures,
+        };
+        let (killers, counter) =
+            if kind == PickerKind::Main { (history.killers(ply), history.counter_move(pos)) } else { ([Move::NONE; 2], Move::NONE) };
+        MovePicker {
+            kind,
+            stage: first,
+            tt_move,
+            killers,
+            counter,
+            scored,
+            len: 0,
+            next: 0,
+            bad,
+            bad_next: 0,
+        }
+    }
+
+    /// Hands the storage back for the next node at this ply.
+    pub fn into_buffers(self) -> PickerBuffers {
+        PickerBuffers { scored: self.scored, bad: self.bad }
+    }
+
+    /// Capture score: victim value first, a bonus for promoting, the cheaper attacker first.
+    fn capture_score(pos: &Position, m: Move) -> i32 {
+        let victim = if m.is_drop() { crate::types::Piece::NONE } else { pos.piece_on(m.to()) };
+        let victim_value = if victim.is_some() { exchange_value(victim.kind()) } else { 0 };
+        let promo = if m.is_promotion() { 300 } else { 0 };
+        victim_value * 8 + promo - exchange_value(pos.moved_piece_after(m).kind()) / 64
+    }
+
+    fn load(&mut self, list: &MoveList) {
+        self.scored.clear();
+        self.next = 0;
+        for &m in list.iter() {
+            self.scored.push(m.raw() as i64);
+        }
+        self.len = self.scored.len();
+    }
+
+    /// Quiescence keeps captures and the promotions that matter: a non-capturing promotion of
+    /// a pawn; the plain variant of a capture only where it could not promote.
+    fn quiescence_keeps(pos: &Position, m: Move) -> bool {
+        let capture = pos.is_capture(m);
+        let kind = pos.piece_on(m.from()).kind();
+        if m.is_promotion() {
+            capture || kind == PieceKind::Pawn
+        } else {
+            let us = pos.side_to_move();
+            let could_promote = kind.can_promote() && (m.from().in_zone(us) || m.to().in_zone(us));
+            capture && !could_promote
+        }
+    }
+
+    fn is_special(&self, m: Move) -> bool {
+        m == self.tt_move || m == self.killers[0] || m == self.killers[1] || m == self.counter
+    }
+
+    /// The best remaining move of the current stage (selection: few are usually needed).
+    fn select_best(&mut self) -> Option<Move> {
+        if self.next >= self.len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.len {
+            if self.scored[i] > self.scored[best] {
+                best = i;
+            }
+        }
+        self.scored.swap(self.next, best);
+        let v = self.scored[self.next];
+        self.next += 1;
+        Some(unpack(v))
+    }
+
+    /// A killer or counter-move is tried only if it is a legal quiet move here.
+    fn usable_quiet(&self, pos: &Position, m: Move) -> bool {
+        !m.is_none() && m != self.tt_move && pos.is_legal(m) && !pos.is_capture(m) && !m.is_promotion()
+    }
+
+    /// The next move to try, or `None` when all have been tried.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenCaptures };
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures => {
+                    let mut list = MoveList::new();
+                    generate(pos, GenType::CapturesPromotions, &mut list);
+                    self.scored.clear();
+                    self.next = 0;
+                    for &m in list.iter() {
+                        if self.kind == PickerKind::Quiescence && !Self::quiescence_keeps(pos, m) {
+                            continue;
+                        }
+                        self.scored.push(pack(Self::capture_score(pos, m), m));
+                    }
+                    self.len = self.scored.len();
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => {
+                        if self.kind == PickerKind::Main && !see_ge(pos, m, 0) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    None => {
+                        self.stage = if self.kind == PickerKind::Main { Stage::Killer1 } else { Stage::Done };
+                    }
+                },
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    if self.usable_quiet(pos, self.killers[0]) {
+                        return Some(self.killers[0]);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let k = self.killers[1];
+                    if k != self.killers[0] && self.usable_quiet(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    let c = self.counter;
+                    if c != self.killers[0] && c != self.killers[1] && self.usable_quiet(pos, c) {
+                        return Some(c);
+                    }
+                }
+                Stage::GenQuiets => {
+                    let mut list = MoveList::new();
+                    generate(pos, GenType::Quiets, &mut list);
+                    let us = pos.side_to_move();
+                    self.scored.clear();
+                    self.next = 0;
+                    for &m in list.iter() {
+                        if self.is_special(m) {
+                            continue;
+                        }
+                        self.scored.push(pack(history.score(us, m), m));
+                    }
+                    self.len = self.scored.len();
+                    // Quiet lists are long (drops): sort once instead of selecting repeatedly.
+                    self.scored[..self.len].sort_unstable_by(|a, b| b.cmp(a));
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.next < self.len {
+                        let m = unpack(self.scored[self.next]);
+                        self.next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_next < self.bad.len() {
+                        let m = self.bad[self.bad_next];
+                        self.bad_next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    let mut list = MoveList::new();
+                    generate(pos, GenType::Evasions, &mut list);
+                    let us = pos.side_to_move();
+                    self.load(&list);
+                    for i in 0..self.len {
+                        let m = unpack(self.scored[i]);
+                        let score = if pos.is_capture(m) {
+                            (1 << 24) + Self::capture_score(pos, m)
+                        } else {
+                            history.score(us, m)
+                        };
+                        self.scored[i] = pack(score, m);
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.select_best() {
+                    Some(m) if m == self.tt_move => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Static exchange evaluation: does a move win at least a threshold once every recapture on its
+//! square has been played out, least valuable attacker first?
+
+use crate::shogi::Position;
+use crate::types::{Bitboard, Color, Move, PieceKind};
+
+/// What losing a piece of this kind on the board costs: its board value plus what the capturer
+/// gains in hand. Rough and fixed, as ordering needs only the order of magnitude.
+pub const fn exchange_value(kind: PieceKind) -> i32 {
+    use PieceKind::*;
+    match kind {
+        Pawn => 200,
+        Lance => 650,
+        Knight => 800,
+        Silver => 1050,
+        Gold => 1150,
+        Bishop => 1800,
+        Rook => 2100,
+        ProPawn => 650,
+        ProLance => 900,
+        ProKnight => 950,
+        ProSilver => 1100,
+        Horse => 2300,
+        Dragon => 2700,
+        King => 20000,
+    }
+}
+
+/// Kinds in the order an exchange should use them: cheapest attacker first.
+const ATTACKER_ORDER: [PieceKind; 14] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::ProPawn,
+    PieceKind::ProLance,
+    PieceKind::ProKnight,
+    PieceKind::Silver,
+    PieceKind::ProSilver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Horse,
+    PieceKind::Dragon,
+    PieceKind::King,
+];
+
+fn all_attackers(pos: &Position, sq: crate::types::Square, occ: Bitboard) -> Bitboard {
+    (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
+}
+
+/// Whether the exchange started by legal move `m` gains at least `threshold`.
+pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    let to = m.to();
+    let captured = pos.piece_on(to);
+    let mut balance =
+        if m.is_drop() || captured.is_none() { 0 } else { exchange_value(captured.kind()) } - threshold;
+    if balance < 0 {
+        return false;
+    }
+    let moved = pos.moved_piece_after(m);
+    balance -= exchange_value(moved.kind());
+    if balance >= 0 {
+        return true;
+    }
+    let mut occ = pos.occupied().with(to);
+    if !m.is_drop() {
+        occ = occ.without(m.from());
+    }
+    let mut attackers = all_attackers(pos, to, occ);
+    let mut stm = moved.color();
+    let mut res = true;
+    loop {
+        stm = !stm;
+        let mine = attackers & pos.pieces_of(stm);
+        if mine.is_empty() {
+            break;
+        }
+        res = !res;
+        let mut found = None;
+        for k in ATTACKER_ORDER {
+            let b = mine & pos.pieces(stm, k);
+            if b.is_some() {
+                found = Some((k, b.lsb()));
+                break;
+            }
+        }
+        let Some((kind, from)) = found else { break };
+        if kind == PieceKind::King {
+            // The king may only take last: if the other side still attacks, the capture is illegal.
+            if (attackers & pos.pieces_of(!stm)).is_some() {
+                res = !res;
+            }
+            break;
+        }
+        balance = -balance - 1 - exchange_value(kind);
+        if balance >= 0 {
+            break;
+        }
+        occ = occ.without(from);
+        attackers = all_attackers(pos, to, occ);
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(pos: &Position, s: &str) -> Move {
+        pos.parse_move(s).unwrap()
+    }
+
+    #[test]
+    fn exchanges() {
+        // Bishop takes an undefended pawn: wins.
+        let p = Position::from_sfen("4k4/9/9/9/4p4/9/9/1B7/4K4 b - 1").unwrap();
+        assert!(see_ge(&p, mv(&p, "8h5e"), 0));
+        // Bishop takes a pawn defended by a pawn: loses the bishop.
+        let p = Position::from_sfen("4k4/9/9/4g4/4p4/9/9/1B7/4K4 b - 1").unwrap();
+        assert!(!see_ge(&p, mv(&p, "8h5e"), 0));
+        assert!(see_ge(&p, mv(&p, "8h5e"), -2000));
+        // Pawn takes pawn defended by gold, backed by a rook behind: even or better.
+        let p = Position::from_sfen("4k4/9/4g4/4p4/4P4/9/9/4R4/4K4 b - 1").unwrap();
+        assert!(see_ge(&p, mv(&p, "5e5d"), 0));
+        // A drop onto an attacked square loses the piece.
+        let p = Position::from_sfen("4k4/9/4p4/9/9/9/9/9/4K4 b G 1").unwrap();
+        assert!(!see_ge(&p, mv(&p, "G*5d"), 0));
+        assert!(see_ge(&p, mv(&p, "G*1e"), 0));
+    }
+}

@@ -1,0 +1,233 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two 64-bit words: the data, and the key XORed with the data. A reader accepts an
+//! entry only if the XOR gives back its key, so a torn write by another thread (one word new, the
+//! other old) reads as a miss instead of a wrong result. Locks would cost more than the rare
+//! lost entry.
+
+use super::value::Value;
+use crate::types::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What the stored value says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    /// The true score is at most the value (fail low).
+    Upper = 1,
+    /// The true score is at least the value (fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// A table hit, decoded.
+#[derive(Clone, Copy, Debug)]
+pub struct TtData {
+    pub mv: Move,
+    pub value: Value,
+    pub eval: Value,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const WORDS_PER_ENTRY: usize = 2;
+const BUCKET_WORDS: usize = ENTRIES_PER_BUCKET * WORDS_PER_ENTRY;
+const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
+/// Depths are stored biased so that quiescence depths (down to -DEPTH_BIAS) fit in a byte.
+const DEPTH_BIAS: i32 = 16;
+
+// data layout: move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6
+fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.raw() as u64)
+        | ((value as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth + DEPTH_BIAS).clamp(0, 255) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((generation & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> TtData {
+    TtData {
+        mv: Move::from_raw(data as u16),
+        value: (data >> 16) as u16 as i16 as Value,
+        eval: (data >> 32) as u16 as i16 as Value,
+        depth: ((data >> 48) & 0xff) as i32 - DEPTH_BIAS,
+        bound: Bound::from_bits(data >> 56),
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+pub struct TranspositionTable {
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let buckets = (mb.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
+        let words = std::iter::repeat_with(|| AtomicU64::new(0)).take(buckets * BUCKET_WORDS).collect();
+        TranspositionTable { words, buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        self.buckets * BUCKET_BYTES / (1024 * 1024)
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called at the start of each search, so entries from older searches are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 63
+    }
+
+    #[inline]
+    fn bucket_start(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the bucket count without a division.
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_WORDS
+    }
+
+    /// Asks the CPU to start loading the bucket of `key`, so the probe at the child node finds it
+    /// in cache. A hint only: it changes nothing and cannot fault.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.words[self.bucket_start(key)..].as_ptr() as *const i8;
+            // SAFETY: `_mm_prefetch` only hints the cache; it never dereferences in a way that can
+            // fault or alter memory, and `ptr` points into this table.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks `key` up.
+    pub fn probe(&self, key: u64) -> Option<TtData> {
+        let start = self.bucket_start(key);
+        for i in 0..ENTRIES_PER_BUCKET {
+            let w = start + i * WORDS_PER_ENTRY;
+            let check = self.words[w].load(Ordering::Relaxed);
+            let data = self.words[w + 1].load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces, in order: the same position, an empty slot, then the entry
+    /// that is shallowest once age is counted against it.
+    pub fn store(&self, key: u64, mv: Move, value: Value, eval: Value, depth: i32, bound: Bound) {
+        let start = self.bucket_start(key);
+        let gen = self.generation();
+        let mut victim = start;
+        let mut victim_worth = i32::MAX;
+        for i in 0..ENTRIES_PER_BUCKET {
+            let w = start + i * WORDS_PER_ENTRY;
+            let data = self.words[w + 1].load(Ordering::Relaxed);
+            let check = self.words[w].load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = w;
+                if data != 0 && check ^ data == key {
+                    let old = unpack(data);
+                    // Keep a deeper exact result of this position unless the new one is exact.
+                    if bound != Bound::Exact && old.depth > depth + 4 && generation_of(data) == gen {
+                        return;
+                    }
+                    // Keep the old move if the new result has none.
+                    let mv = if mv.is_none() { old.mv } else { mv };
+                    let new = pack(mv, value, eval, depth, bound, gen);
+                    self.words[w].store(key ^ new, Ordering::Relaxed);
+                    self.words[w + 1].store(new, Ordering::Relaxed);
+                    return;
+                }
+                break;
+            }
+            let age = (gen.wrapping_sub(generation_of(data)) & 63) as i32;
+            let worth = unpack(data).depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = w;
+            }
+        }
+        let new = pack(mv, value, eval, depth, bound, gen);
+        self.words[victim].store(key ^ new, Ordering::Relaxed);
+        self.words[victim + 1].store(new, Ordering::Relaxed);
+    }
+
+    /// Per mille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation();
+        let sample = (1000 / ENTRIES_PER_BUCKET).min(self.buckets);
+        let mut used = 0;
+        for b in 0..sample {
+            for i in 0..ENTRIES_PER_BUCKET {
+                let data = self.words[b * BUCKET_WORDS + i * WORDS_PER_ENTRY + 1].load(Ordering::Relaxed);
+                if data != 0 && generation_of(data) == gen {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::normal(Square::parse("7g").unwrap(), Square::parse("7f").unwrap());
+        tt.store(0x1234_5678_9abc_def0, m, -321, 45, 7, Bound::Lower);
+        let hit = tt.probe(0x1234_5678_9abc_def0).expect("hit");
+        assert_eq!((hit.mv, hit.value, hit.eval, hit.depth, hit.bound), (m, -321, 45, 7, Bound::Lower));
+        assert!(tt.probe(0x1234_5678_9abc_def2).is_none());
+        tt.store(0x55, Move::NONE, 10, 0, -3, Bound::Upper);
+        assert_eq!(tt.probe(0x55).unwrap().depth, -3);
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_current_entries() {
+        let tt = TranspositionTable::new(1);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..200_000u64 {
+            tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 2, Move::NONE, 0, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 900);
+    }
+}

@@ -1,0 +1,100 @@
+//! Search scores: centipawn-like values, mate scores, and how they are reported over USI.
+
+/// A score from the side to move's point of view.
+pub type Value = i32;
+
+/// Beyond every real score.
+pub const INFINITE: Value = 32_001;
+/// Mate at the root; a mate found `n` plies from the root scores `MATE - n`.
+pub const MATE: Value = 32_000;
+/// Deepest ply the search may reach (bounds PV arrays and mate scores).
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are mates.
+pub const MATE_IN_MAX_PLY: Value = MATE - MAX_PLY as Value;
+
+#[inline]
+pub const fn mate_in(ply: usize) -> Value {
+    MATE - ply as Value
+}
+
+#[inline]
+pub const fn mated_in(ply: usize) -> Value {
+    -MATE + ply as Value
+}
+
+#[inline]
+pub const fn is_mate_score(v: Value) -> bool {
+    v >= MATE_IN_MAX_PLY || v <= -MATE_IN_MAX_PLY
+}
+
+/// A mate score counts plies from the root; the table stores it counting from the node.
+#[inline]
+pub fn to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_IN_MAX_PLY {
+        v + ply as Value
+    } else if v <= -MATE_IN_MAX_PLY {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+#[inline]
+pub fn from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_IN_MAX_PLY {
+        v - ply as Value
+    } else if v <= -MATE_IN_MAX_PLY {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(Value),
+    /// Mate in this many plies; negative when the side to move is being mated.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_value(v: Value) -> Score {
+        if v >= MATE_IN_MAX_PLY {
+            Score::Mate(MATE - v)
+        } else if v <= -MATE_IN_MAX_PLY {
+            Score::Mate(-(MATE + v))
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            // Mated right now is written `mate -0` by some engines; GUIs misread it, so use -1.
+            Score::Mate(0) => write!(f, "mate -1"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_round_trip_through_the_table() {
+        for ply in 0..20 {
+            for v in [mate_in(7), mated_in(9), 123, -456] {
+                assert_eq!(from_tt(to_tt(v, ply), ply), v);
+            }
+        }
+        assert_eq!(Score::from_value(mate_in(3)), Score::Mate(3));
+        assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-4));
+        assert_eq!(Score::from_value(77).to_string(), "cp 77");
+    }
+}

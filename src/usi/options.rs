@@ -1,0 +1,159 @@
+//! The engine's USI options: their declarations for `usi`, and typed values for `setoption`.
+
+use crate::search::{SearchAlgorithm, SearchOptions, TimeOptions};
+use crate::shogi::EnteringKingRule;
+
+/// Current option values.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub threads: usize,
+    pub multipv: usize,
+    pub network_delay: u64,
+    pub minimum_thinking_time: u64,
+    pub max_moves_to_draw: u32,
+    pub entering_king_rule: EnteringKingRule,
+    pub resign_value: i32,
+    pub draw_value: i32,
+    pub algorithm: SearchAlgorithm,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 64,
+            ponder: false,
+            threads: 1,
+            multipv: 1,
+            network_delay: 120,
+            minimum_thinking_time: 0,
+            max_moves_to_draw: 0,
+            entering_king_rule: EnteringKingRule::Csa27,
+            resign_value: 99_999,
+            draw_value: 0,
+            algorithm: SearchAlgorithm::Full,
+        }
+    }
+}
+
+const HASH_MAX_MB: i64 = 32_768;
+const RULE_NAMES: [(&str, EnteringKingRule); 3] = [
+    ("NoEnteringKing", EnteringKingRule::None),
+    ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule27", EnteringKingRule::Csa27),
+];
+
+fn spin(name: &str, default: i64, min: i64, max: i64) -> String {
+    format!("option name {name} type spin default {default} min {min} max {max}")
+}
+
+fn parse_spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+    match value.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("option {name}: '{value}' is not a number from {min} to {max}")),
+    }
+}
+
+impl Options {
+    /// The `option ...` lines answered to `usi`.
+    pub fn declarations(&self) -> Vec<String> {
+        let d = Options::default();
+        let rule = RULE_NAMES.iter().find(|r| r.1 == d.entering_king_rule).map_or("CSARule27", |r| r.0);
+        let mut rules = format!("option name EnteringKingRule type combo default {rule}");
+        for (n, _) in RULE_NAMES {
+            rules.push_str(&format!(" var {n}"));
+        }
+        let mut algos = "option name SearchAlgorithm type combo default Full".to_string();
+        for n in SearchAlgorithm::NAMES {
+            algos.push_str(&format!(" var {n}"));
+        }
+        vec![
+            spin("USI_Hash", d.hash_mb as i64, 1, HASH_MAX_MB),
+            format!("option name USI_Ponder type check default {}", d.ponder),
+            spin("Threads", d.threads as i64, 1, 256),
+            spin("MultiPV", d.multipv as i64, 1, 600),
+            spin("NetworkDelay", d.network_delay as i64, 0, 10_000),
+            spin("MinimumThinkingTime", d.minimum_thinking_time as i64, 0, 600_000),
+            spin("MaxMovesToDraw", d.max_moves_to_draw as i64, 0, 100_000),
+            rules,
+            spin("ResignValue", d.resign_value as i64, 0, 99_999),
+            spin("DrawValue", d.draw_value as i64, -30_000, 30_000),
+            algos,
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`; on error the old value is kept.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "USI_Hash" => self.hash_mb = parse_spin(name, value, 1, HASH_MAX_MB)? as usize,
+            "USI_Ponder" => {
+                self.ponder = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("option USI_Ponder: '{value}' is not true or false")),
+                }
+            }
+            "Threads" => self.threads = parse_spin(name, value, 1, 256)? as usize,
+            "MultiPV" => self.multipv = parse_spin(name, value, 1, 600)? as usize,
+            "NetworkDelay" => self.network_delay = parse_spin(name, value, 0, 10_000)? as u64,
+            "MinimumThinkingTime" => self.minimum_thinking_time = parse_spin(name, value, 0, 600_000)? as u64,
+            "MaxMovesToDraw" => self.max_moves_to_draw = parse_spin(name, value, 0, 100_000)? as u32,
+            "EnteringKingRule" => {
+                self.entering_king_rule = RULE_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
+                    format!("option EnteringKingRule: '{value}' is not NoEnteringKing, CSARule24 or CSARule27")
+                })?
+            }
+            "ResignValue" => self.resign_value = parse_spin(name, value, 0, 99_999)? as i32,
+            "DrawValue" => self.draw_value = parse_spin(name, value, -30_000, 30_000)? as i32,
+            "SearchAlgorithm" => {
+                self.algorithm = SearchAlgorithm::parse(value)
+                    .ok_or_else(|| format!("option SearchAlgorithm: '{value}' is not Full, AlphaBeta or Minimax"))?
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    /// The search's view of the options.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            multipv: self.multipv,
+            algorithm: self.algorithm,
+            time: TimeOptions { network_delay: self.network_delay, minimum_thinking: self.minimum_thinking_time },
+            draw_value: self.draw_value,
+            max_moves_to_draw: self.max_moves_to_draw,
+            entering_king_rule: self.entering_king_rule,
+            resign_value: self.resign_value,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_have_no_spaces_in_names_and_parse_back() {
+        let o = Options::default();
+        for line in o.declarations() {
+            let words: Vec<&str> = line.split(' ').collect();
+            assert_eq!(words[0..2], ["option", "name"]);
+            assert_eq!(words[3], "type", "{line}");
+        }
+    }
+
+    #[test]
+    fn bad_values_keep_the_old_value() {
+        let mut o = Options::default();
+        assert!(o.set("USI_Hash", "0").is_err());
+        assert!(o.set("USI_Hash", "lots").is_err());
+        assert_eq!(o.hash_mb, 64);
+        assert!(o.set("EnteringKingRule", "TryRule").is_err());
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
+        o.set("SearchAlgorithm", "Minimax").unwrap();
+        assert_eq!(o.algorithm, SearchAlgorithm::Minimax);
+        assert!(o.set("Nonexistent", "1").is_err());
+    }
+}
