@@ -93,6 +93,9 @@ pub fn run(config: &BenchConfig) -> String {
         total_nodes += nodes;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    report.push_str(&format!("\nTime (ms): {ms}\nNodes searched: {total_nodes}\nNodes/second: {}\n", total_nodes * 1000 / ms));
+    report.push_str(&format!(
+        "\nTime (ms): {ms}\nNodes searched: {total_nodes}\nNodes/second: {}\n",
+        total_nodes * 1000 / ms
+    ));
     report
 }

@@ -20,7 +20,8 @@ fn session(input: &str) -> String {
 
 #[test]
 fn go_perft_prints_divide_then_total() {
-    let out = session("position startpos moves 7g7f\ngo perft 2\nquit\n");
+    // End of input (not `quit`, which exits at once) lets a piped perft finish.
+    let out = session("position startpos moves 7g7f\ngo perft 2\n");
     let lines: Vec<&str> = out.lines().collect();
     // 30 replies, each `<move>: <count>`, a blank line, then the total.
     let blank = lines.iter().position(|l| l.is_empty()).expect("blank line");

@@ -49,7 +49,6 @@ pub(crate) fn run(
     mut histories: Vec<History>,
     events: Sender<SearchEvent>,
 ) -> Vec<History> {
-    shared.start_ms.store(shared.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
     let rms = root_moves(&pos, &limits);
     let declare = pos.declaration(opts.entering_king_rule) == Declaration::Win;
     if rms.is_empty() || declare {
@@ -148,10 +147,18 @@ fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, lower_bound:
 }
 
 /// Searches every root move from `pv_idx` on at `depth` in the window; returns the best value.
-fn search_root(w: &mut Worker, rms: &mut [RootMove], pv_idx: usize, depth: i32, mut alpha: Value, beta: Value) -> Value {
+fn search_root(
+    w: &mut Worker,
+    rms: &mut [RootMove],
+    pv_idx: usize,
+    depth: i32,
+    mut alpha: Value,
+    beta: Value,
+) -> Value {
     let minimax = w.opts.algorithm == SearchAlgorithm::Minimax;
     let mut best = -INFINITE;
     w.count_node();
+    #[allow(clippy::needless_range_loop)] // `i` also tells the first move (full window) apart
     for i in pv_idx..rms.len() {
         let m = rms[i].mv;
         w.pos.do_move(m);
@@ -214,15 +221,18 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
             w.seldepth = 0;
             let prev = rms[pv_idx].prev_score;
             let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) =
-                if w.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_mate_score(prev) {
-                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-                } else {
-                    (-INFINITE, INFINITE)
-                };
+            let (mut alpha, mut beta) = if w.features.aspiration
+                && depth >= ASPIRATION_MIN_DEPTH
+                && prev > -INFINITE
+                && !is_mate_score(prev)
+            {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
             loop {
                 let v = search_root(w, rms, pv_idx, depth, alpha, beta);
-                rms[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                rms[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if w.stopped() {
                     break;
                 }
@@ -243,7 +253,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
                 }
                 delta += delta / 2;
             }
-            rms[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+            rms[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if w.stopped() {
                 break;
             }
@@ -259,8 +269,16 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
         }
         let iteration_nodes = w.stats.nodes - iteration_start_nodes;
         if let Some(main) = &w.main {
-            let bf = if prev_iteration_nodes > 0 { iteration_nodes as f64 / prev_iteration_nodes as f64 } else { 0.0 };
-            let _ = main.events.send(SearchEvent::Stats(IterationStats { depth, stats: w.stats, branching_factor: bf }));
+            let bf = if prev_iteration_nodes > 0 {
+                iteration_nodes as f64 / prev_iteration_nodes as f64
+            } else {
+                0.0
+            };
+            let _ = main.events.send(SearchEvent::Stats(IterationStats {
+                depth,
+                stats: w.stats,
+                branching_factor: bf,
+            }));
         }
         prev_iteration_nodes = iteration_nodes;
 
@@ -277,7 +295,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
         if let (Some(b), true) = (budget, free_to_stop) {
             let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
             let factor = (1.0 + best_changes).min(2.5) * stability;
-            let elapsed = w.shared.elapsed_ms() as f64;
+            let elapsed = w.shared.clock_elapsed_ms() as f64;
             if elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
                 break;
             }

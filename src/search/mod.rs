@@ -162,7 +162,11 @@ pub enum SearchEvent {
     Progress(ProgressInfo),
     Stats(IterationStats),
     /// Sent exactly once per search, last.
-    Done { best: BestMove, ponder: Option<Move>, nodes: u64 },
+    Done {
+        best: BestMove,
+        ponder: Option<Move>,
+        nodes: u64,
+    },
 }
 
 /// State the search threads share with each other and with the controller.
@@ -170,9 +174,10 @@ pub(crate) struct Shared {
     pub stop: AtomicBool,
     /// True while a `go ponder` waits for `ponderhit`: no time limit applies.
     pub pondering: AtomicBool,
-    /// Milliseconds since `epoch` at which the clock for this move started.
-    pub start_ms: AtomicU64,
+    /// When the search started (`go`): reported times count from here.
     pub epoch: Instant,
+    /// Milliseconds after `epoch` at which our clock started: 0, or the `ponderhit`.
+    pub clock_start_ms: AtomicU64,
     pub nodes: Vec<AtomicU64>,
 }
 
@@ -181,14 +186,20 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
-            start_ms: AtomicU64::new(0),
             epoch: Instant::now(),
+            clock_start_ms: AtomicU64::new(0),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
+    /// Time since `go`, as reported in `info time`.
     pub fn elapsed_ms(&self) -> u64 {
-        (self.epoch.elapsed().as_millis() as u64).saturating_sub(self.start_ms.load(Ordering::Relaxed))
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Time on our own clock: since `go`, or since `ponderhit` after pondering.
+    pub fn clock_elapsed_ms(&self) -> u64 {
+        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
     }
 
     pub fn total_nodes(&self) -> u64 {
@@ -211,7 +222,12 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { tt: Arc::new(TranspositionTable::new(hash_mb)), histories: Vec::new(), shared: None, handle: None }
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            histories: Vec::new(),
+            shared: None,
+            handle: None,
+        }
     }
 
     /// Whether a search is still running (its `Done` event may not have been sent yet).
@@ -219,12 +235,33 @@ impl Searcher {
         self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// Replaces the table with one of `mb` megabytes. Waits for a running search to end.
-    pub fn resize(&mut self, mb: usize) {
+    /// Replaces the table with one of `mb` megabytes. Waits for a running search to end. If the
+    /// memory cannot be had, keeps a table of the old size and says so.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
         self.wait();
-        if self.tt.size_mb() != mb {
-            self.tt = Arc::new(TranspositionTable::new(mb));
+        let old = self.tt.size_mb();
+        if old == mb {
+            return Ok(());
         }
+        // Free the old table first, so the new one may use its memory.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mb) {
+            Some(t) => {
+                self.tt = Arc::new(t);
+                Ok(())
+            }
+            None => {
+                if let Some(t) = TranspositionTable::try_new(old) {
+                    self.tt = Arc::new(t);
+                }
+                Err(format!("cannot allocate {mb} MB for the hash table; keeping {} MB", self.tt.size_mb()))
+            }
+        }
+    }
+
+    /// The table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
     }
 
     /// Forgets everything learnt: table and histories (a new game).
@@ -239,7 +276,13 @@ impl Searcher {
     }
 
     /// Starts searching `pos`. Events, ending with exactly one `Done`, go to `events`.
-    pub fn start(&mut self, pos: Position, limits: Limits, options: SearchOptions, events: Sender<SearchEvent>) {
+    pub fn start(
+        &mut self,
+        pos: Position,
+        limits: Limits,
+        options: SearchOptions,
+        events: Sender<SearchEvent>,
+    ) {
         self.stop();
         self.wait();
         let threads = options.threads.max(1);
@@ -270,7 +313,7 @@ impl Searcher {
     /// The ponder move was played: from now on the search runs on its own clock.
     pub fn ponderhit(&self) {
         if let Some(s) = &self.shared {
-            s.start_ms.store(s.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+            s.clock_start_ms.store(s.elapsed_ms(), Ordering::Relaxed);
             s.pondering.store(false, Ordering::Relaxed);
         }
     }
@@ -295,7 +338,13 @@ impl Drop for Searcher {
 /// Searches `pos` exactly `depth` plies with `algorithm` in the window (`alpha`, `beta`) on the
 /// calling thread, without time limits, and returns the fail-soft value from the side to move's
 /// point of view. `Minimax` ignores the window. Used to check the search against the reference.
-pub fn search_value(pos: &Position, depth: i32, algorithm: SearchAlgorithm, alpha: Value, beta: Value) -> Value {
+pub fn search_value(
+    pos: &Position,
+    depth: i32,
+    algorithm: SearchAlgorithm,
+    alpha: Value,
+    beta: Value,
+) -> Value {
     let tt = TranspositionTable::new(1);
     tt.new_search();
     let shared = Shared::new(1);

@@ -121,6 +121,7 @@ impl<'a> Worker<'a> {
     fn check_limits(&mut self) {
         let shared = self.shared;
         let elapsed = shared.elapsed_ms();
+        let on_clock = shared.clock_elapsed_ms();
         let Some(main) = self.main.as_mut() else { return };
         if let Some(limit) = main.node_limit {
             if shared.total_nodes() >= limit {
@@ -128,7 +129,7 @@ impl<'a> Worker<'a> {
             }
         }
         if let Some(max) = main.maximum {
-            if !shared.pondering.load(Ordering::Relaxed) && elapsed >= max.as_millis() as u64 {
+            if !shared.pondering.load(Ordering::Relaxed) && on_clock >= max.as_millis() as u64 {
                 shared.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -191,7 +192,7 @@ impl<'a> Worker<'a> {
     /// Makes `m` followed by the child's line the principal variation at `ply`.
     #[inline]
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
-        let child_len = if ply + 1 <= MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
         self.pv[ply][ply] = m;
         for i in ply + 1..child_len {
             self.pv[ply][i] = self.pv[ply + 1][i];
@@ -200,7 +201,13 @@ impl<'a> Worker<'a> {
     }
 
     /// Alpha-beta search of a non-root node; `PV` nodes have an open window.
-    pub fn search<const PV: bool>(&mut self, depth: i32, mut alpha: Value, mut beta: Value, ply: usize) -> Value {
+    pub fn search<const PV: bool>(
+        &mut self,
+        depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+    ) -> Value {
         self.pv_len[ply] = ply;
         if let Some(v) = self.rule_value(ply) {
             return v;
@@ -317,7 +324,9 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     // Futility: even a good positional gain cannot reach alpha.
-                    if depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
                         self.stats.futility_prunes += 1;
                         continue;
                     }
@@ -332,12 +341,13 @@ impl<'a> Worker<'a> {
             }
 
             // Check extension for checks that do not simply lose the checking piece.
-            let extension = if pruning && gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0) {
-                self.stats.check_extensions += 1;
-                1
-            } else {
-                0
-            };
+            let extension =
+                if pruning && gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0) {
+                    self.stats.check_extensions += 1;
+                    1
+                } else {
+                    0
+                };
             let new_depth = depth - 1 + extension;
 
             self.pos.do_move(m);
@@ -470,7 +480,8 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(best);
         }
         let buffers = self.take_buffers(ply);
-        let mut picker = MovePicker::new(PickerKind::Quiescence, &self.pos, &self.history, ply, tt_move, buffers);
+        let mut picker =
+            MovePicker::new(PickerKind::Quiescence, &self.pos, &self.history, ply, tt_move, buffers);
         let mut best_move = Move::NONE;
         let mut moves = 0;
         while let Some(m) = picker.next(&self.pos, &self.history) {

@@ -99,8 +99,11 @@ impl MovePicker {
             (true, true) => Stage::GenEvasions,
             (true, false) => Stage::GenCaptures,
         };
-        let (killers, counter) =
-            if kind == PickerKind::Main { (history.killers(ply), history.counter_move(pos)) } else { ([Move::NONE; 2], Move::NONE) };
+        let (killers, counter) = if kind == PickerKind::Main {
+            (history.killers(ply), history.counter_move(pos))
+        } else {
+            ([Move::NONE; 2], Move::NONE)
+        };
         MovePicker {
             kind,
             stage: first,

@@ -79,11 +79,20 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Panics if memory runs out; use
+    /// `try_new` for sizes a user chose.
     pub fn new(mb: usize) -> TranspositionTable {
-        let buckets = (mb.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
-        let words = std::iter::repeat_with(|| AtomicU64::new(0)).take(buckets * BUCKET_WORDS).collect();
-        TranspositionTable { words, buckets, generation: AtomicU8::new(0) }
+        TranspositionTable::try_new(mb).expect("memory for the transposition table")
+    }
+
+    /// A table of about `mb` megabytes, or `None` when that much memory cannot be had.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let buckets = (mb.max(1).checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
+        let n = buckets.checked_mul(BUCKET_WORDS)?;
+        let mut words = Vec::new();
+        words.try_reserve_exact(n).ok()?;
+        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(n));
+        Some(TranspositionTable { words, buckets, generation: AtomicU8::new(0) })
     }
 
     /// Size in megabytes.

@@ -22,7 +22,10 @@ pub enum Command {
     Usi,
     IsReady,
     UsiNewGame,
-    SetOption { name: String, value: String },
+    SetOption {
+        name: String,
+        value: String,
+    },
     /// The words after `position`.
     Position(Vec<String>),
     Go(GoCommand),
@@ -56,7 +59,8 @@ const MAX_PERFT_DEPTH: u32 = 12;
 
 fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, CommandError> {
     let v = v.ok_or_else(|| CommandError::BadArgument(format!("go: '{key}' needs a value")))?;
-    v.parse::<T>().map_err(|_| CommandError::BadArgument(format!("go: '{key}' value '{v}' is not a valid number")))
+    v.parse::<T>()
+        .map_err(|_| CommandError::BadArgument(format!("go: '{key}' value '{v}' is not a valid number")))
 }
 
 fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
@@ -72,10 +76,9 @@ fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
         ["perft", ..] => return Err(CommandError::BadArgument("usage: go perft <depth>".into())),
         ["mate"] | ["mate", "infinite"] => return Ok(GoCommand::Mate(None)),
         ["mate", ms] => {
-            return ms
-                .parse::<u64>()
-                .map(|t| GoCommand::Mate(Some(t)))
-                .map_err(|_| CommandError::BadArgument(format!("go mate: '{ms}' is not a time in ms or 'infinite'")))
+            return ms.parse::<u64>().map(|t| GoCommand::Mate(Some(t))).map_err(|_| {
+                CommandError::BadArgument(format!("go mate: '{ms}' is not a time in ms or 'infinite'"))
+            })
         }
         _ => {}
     }
@@ -111,8 +114,9 @@ fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
             "searchmoves" => {
                 // The rest of the line are moves; they are checked against the position later.
                 for m in &args[i + 1..] {
-                    let mv = Move::parse_usi(m)
-                        .ok_or_else(|| CommandError::BadArgument(format!("go searchmoves: '{m}' is not a move")))?;
+                    let mv = Move::parse_usi(m).ok_or_else(|| {
+                        CommandError::BadArgument(format!("go searchmoves: '{m}' is not a move"))
+                    })?;
                     limits.searchmoves.push(mv);
                 }
                 break;

@@ -15,7 +15,8 @@ pub fn pv_line(info: &PvInfo, show_multipv: bool) -> String {
         Some(false) => s.push_str(" upperbound"),
         None => {}
     }
-    let _ = write!(s, " nodes {} nps {} hashfull {} time {}", info.nodes, info.nps, info.hashfull, info.time_ms);
+    let _ =
+        write!(s, " nodes {} nps {} hashfull {} time {}", info.nodes, info.nps, info.hashfull, info.time_ms);
     if !info.pv.is_empty() {
         s.push_str(" pv");
         for m in &info.pv {

@@ -34,12 +34,17 @@ pub struct Engine<W: Write> {
     searching: Option<Position>,
     /// Whether the running search was started with `go ponder` and not yet ponderhit.
     pondering: bool,
+    /// Output of a background job (`go perft`, `bench`), which must not block the loop.
+    job_tx: Sender<String>,
+    job_rx: Receiver<String>,
+    job: Option<std::thread::JoinHandle<()>>,
 }
 
 impl<W: Write> Engine<W> {
     pub fn new(out: W) -> Engine<W> {
         let options = Options::default();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let (job_tx, job_rx) = crossbeam_channel::unbounded();
         Engine {
             out,
             position: Position::startpos(),
@@ -49,6 +54,39 @@ impl<W: Write> Engine<W> {
             events_rx,
             searching: None,
             pondering: false,
+            job_tx,
+            job_rx,
+            job: None,
+        }
+    }
+
+    /// Where background jobs send their output; the loop prints each message.
+    pub fn job_output(&self) -> Receiver<String> {
+        self.job_rx.clone()
+    }
+
+    /// Prints a background job's output.
+    pub fn handle_job_output(&mut self, text: String) {
+        self.say(&text);
+    }
+
+    /// Runs `work` on its own thread; its result is printed when done. One job at a time.
+    fn start_job(&mut self, name: &str, work: impl FnOnce() -> String + Send + 'static) {
+        if self.job.as_ref().is_some_and(|j| !j.is_finished()) {
+            self.error(&format!("{name} ignored: a perft or bench is still running"));
+            return;
+        }
+        let tx = self.job_tx.clone();
+        self.job = Some(std::thread::spawn(move || {
+            let _ = tx.send(work());
+        }));
+    }
+
+    /// Resizes the hash table to the option's value; on failure keeps what it has and says so.
+    fn apply_hash_size(&mut self) {
+        if let Err(e) = self.searcher.resize(self.options.hash_mb) {
+            self.options.hash_mb = self.searcher.hash_mb();
+            self.error(&e);
         }
     }
 
@@ -63,8 +101,11 @@ impl<W: Write> Engine<W> {
         let _ = self.out.flush();
     }
 
+    /// Reports a problem. Only printable ASCII goes out: GUIs read other bytes in their own
+    /// code page, and control characters could break their line parsing.
     fn error(&mut self, what: &str) {
-        self.say(&format!("info string error: {what}"));
+        let clean: String = what.chars().map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect();
+        self.say(&format!("info string error: {clean}"));
     }
 
     /// Handles one line. Returns false when the engine should exit.
@@ -88,13 +129,13 @@ impl<W: Write> Engine<W> {
             }
             Command::IsReady => {
                 if self.searching.is_none() {
-                    self.searcher.resize(self.options.hash_mb);
+                    self.apply_hash_size();
                 }
                 self.say("readyok");
             }
             Command::UsiNewGame => {
                 self.finish_search();
-                self.searcher.resize(self.options.hash_mb);
+                self.apply_hash_size();
                 self.searcher.clear();
             }
             Command::SetOption { name, value } => {
@@ -110,8 +151,8 @@ impl<W: Write> Engine<W> {
                 }
             }
             Command::Go(GoCommand::Perft(depth)) => {
-                self.finish_search();
-                self.go_perft(depth);
+                let mut pos = self.position.clone();
+                self.start_job("go perft", move || perft_report(&mut pos, depth));
             }
             Command::Go(GoCommand::Mate(_)) => self.say("checkmate notimplemented"),
             Command::Go(GoCommand::Search(limits)) => self.go(limits),
@@ -138,10 +179,7 @@ impl<W: Write> Engine<W> {
             }
             Command::Bench => {
                 self.finish_search();
-                let report = bench::run(&bench::BenchConfig::default());
-                for line in report.lines() {
-                    self.say(&line);
-                }
+                self.start_job("bench", || bench::run(&bench::BenchConfig::default()).trim_end().to_string());
             }
             Command::Quit => {
                 self.shutdown();
@@ -200,10 +238,15 @@ impl<W: Write> Engine<W> {
             let pos = &self.position;
             limits.searchmoves.retain(|&m| pos.is_legal(m));
         }
-        self.searcher.resize(self.options.hash_mb);
+        self.apply_hash_size();
         self.pondering = limits.ponder;
         self.searching = Some(self.position.clone());
-        self.searcher.start(self.position.clone(), limits, self.options.search_options(), self.events_tx.clone());
+        self.searcher.start(
+            self.position.clone(),
+            limits,
+            self.options.search_options(),
+            self.events_tx.clone(),
+        );
     }
 
     /// Stops a running search and prints everything it still had to say, its bestmove included.
@@ -223,18 +266,30 @@ impl<W: Write> Engine<W> {
         self.finish_search();
     }
 
-    fn go_perft(&mut self, depth: u32) {
-        let start = std::time::Instant::now();
-        let counts = divide(&mut self.position, depth);
-        let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        let mut text = String::new();
-        for (m, n) in &counts {
-            text.push_str(&format!("{m}: {n}\n"));
+    /// Waits for a running `go perft` or `bench` and prints its result. At end of input a script
+    /// still wants the numbers it asked for; `quit` does not wait.
+    pub fn finish_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            let _ = job.join();
         }
-        text.push_str(&format!("\nNodes searched: {total}"));
-        self.say(&text);
-        log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+        while let Ok(text) = self.job_rx.try_recv() {
+            self.say(&text);
+        }
     }
+}
+
+/// The `go perft` listing: `<move>: <count>` per legal move, a blank line, the total.
+fn perft_report(pos: &mut Position, depth: u32) -> String {
+    let start = std::time::Instant::now();
+    let counts = divide(pos, depth);
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    let mut text = String::new();
+    for (m, n) in &counts {
+        text.push_str(&format!("{m}: {n}\n"));
+    }
+    text.push_str(&format!("\nNodes searched: {total}"));
+    log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+    text
 }
 
 /// Reads lines as bytes so that invalid UTF-8 is reported instead of ending the input.
@@ -267,6 +322,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
     let lines = spawn_reader(input);
     let mut engine = Engine::new(out);
     let events = engine.events();
+    let jobs = engine.job_output();
     loop {
         crossbeam_channel::select! {
             recv(lines) -> msg => match msg {
@@ -275,15 +331,22 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
                         break;
                     }
                 }
-                // End of input: stop promptly, as for `quit`.
+                // End of input: stop a search promptly, as for `quit`, but let a perft or bench
+                // that a script piped in finish and print.
                 _ => {
                     engine.shutdown();
+                    engine.finish_job();
                     break;
                 }
             },
             recv(events) -> ev => {
                 if let Ok(ev) = ev {
                     engine.handle_event(ev);
+                }
+            }
+            recv(jobs) -> text => {
+                if let Ok(text) = text {
+                    engine.handle_job_output(text);
                 }
             }
         }

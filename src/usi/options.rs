@@ -100,15 +100,19 @@ impl Options {
             "MinimumThinkingTime" => self.minimum_thinking_time = parse_spin(name, value, 0, 600_000)? as u64,
             "MaxMovesToDraw" => self.max_moves_to_draw = parse_spin(name, value, 0, 100_000)? as u32,
             "EnteringKingRule" => {
-                self.entering_king_rule = RULE_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
-                    format!("option EnteringKingRule: '{value}' is not NoEnteringKing, CSARule24 or CSARule27")
-                })?
+                self.entering_king_rule =
+                    RULE_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
+                        format!(
+                        "option EnteringKingRule: '{value}' is not NoEnteringKing, CSARule24 or CSARule27"
+                    )
+                    })?
             }
             "ResignValue" => self.resign_value = parse_spin(name, value, 0, 99_999)? as i32,
             "DrawValue" => self.draw_value = parse_spin(name, value, -30_000, 30_000)? as i32,
             "SearchAlgorithm" => {
-                self.algorithm = SearchAlgorithm::parse(value)
-                    .ok_or_else(|| format!("option SearchAlgorithm: '{value}' is not Full, AlphaBeta or Minimax"))?
+                self.algorithm = SearchAlgorithm::parse(value).ok_or_else(|| {
+                    format!("option SearchAlgorithm: '{value}' is not Full, AlphaBeta or Minimax")
+                })?
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
@@ -121,7 +125,10 @@ impl Options {
             threads: self.threads,
             multipv: self.multipv,
             algorithm: self.algorithm,
-            time: TimeOptions { network_delay: self.network_delay, minimum_thinking: self.minimum_thinking_time },
+            time: TimeOptions {
+                network_delay: self.network_delay,
+                minimum_thinking: self.minimum_thinking_time,
+            },
             draw_value: self.draw_value,
             max_moves_to_draw: self.max_moves_to_draw,
             entering_king_rule: self.entering_king_rule,

@@ -1,0 +1,314 @@
+//! Move generation for the mate search: the attacker's checking moves, generated directly from
+//! the squares that attack the enemy king, and an exact early-exit test for "does the side in
+//! check have any legal move".
+//!
+//! `generate_checks` produces exactly the legal moves that give check (the set
+//! `shogi::movegen::generate(.., GenType::Checks, ..)` produces, in another order) without
+//! generating and filtering every legal move. The test `checks_match_the_filtered_legal_moves`
+//! holds it to that on random positions.
+
+use crate::shogi::attacks::{self, between, line, masks};
+use crate::shogi::movegen::{generate, is_pawn_drop_mate, pawn_check_square, GenType, MoveList};
+use crate::shogi::Position;
+use crate::types::{Bitboard, Color, Move, PieceKind, Square};
+
+/// Files holding an unpromoted pawn of `c` (a pawn drop there would be nifu).
+#[inline]
+pub(crate) fn pawn_files(pos: &Position, c: Color) -> Bitboard {
+    let mut files = Bitboard::EMPTY;
+    for sq in pos.pieces(c, PieceKind::Pawn) {
+        files |= masks::file(sq.file() as u32);
+    }
+    files
+}
+
+/// For every piece kind, the squares from which a piece of that kind of colour `us` would attack
+/// `ksq` with occupancy `occ` (the reverse attack sets). Indexed by `PieceKind::index()`.
+#[inline]
+fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
+    let them = !us;
+    let mut t = [Bitboard::EMPTY; 15];
+    let gold = attacks::gold_attacks(them, ksq);
+    let bishop = attacks::bishop_attacks(ksq, occ);
+    let rook = attacks::rook_attacks(ksq, occ);
+    let king = attacks::king_attacks(ksq);
+    t[PieceKind::Pawn.index()] = attacks::pawn_attacks(them, ksq);
+    t[PieceKind::Lance.index()] = attacks::lance_attacks(them, ksq, occ);
+    t[PieceKind::Knight.index()] = attacks::knight_attacks(them, ksq);
+    t[PieceKind::Silver.index()] = attacks::silver_attacks(them, ksq);
+    t[PieceKind::Gold.index()] = gold;
+    t[PieceKind::Bishop.index()] = bishop;
+    t[PieceKind::Rook.index()] = rook;
+    t[PieceKind::ProPawn.index()] = gold;
+    t[PieceKind::ProLance.index()] = gold;
+    t[PieceKind::ProKnight.index()] = gold;
+    t[PieceKind::ProSilver.index()] = gold;
+    t[PieceKind::Horse.index()] = bishop | king;
+    t[PieceKind::Dragon.index()] = rook | king;
+    t
+}
+
+/// Appends every legal move of the side to move that gives check. Nothing when the enemy has no
+/// king. When the side to move is itself in check, these are its evasions that give check.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    if !pos.has_king(them) {
+        return;
+    }
+    if pos.in_check() {
+        // Rare (only when the attacker has a king): filter the evasions.
+        let mut all = MoveList::new();
+        generate(pos, GenType::Evasions, &mut all);
+        for &m in all.iter() {
+            if pos.gives_check(m) {
+                list.push(m);
+            }
+        }
+        return;
+    }
+    let ksq = pos.king_square(them);
+    let occ = pos.occupied();
+    let empty = !occ;
+    let own = pos.pieces_of(us);
+    let chk = check_squares(us, ksq, occ);
+
+    // Drops.
+    let hand = pos.hand(us);
+    if !hand.is_empty() {
+        let last = masks::last_rank(us);
+        if hand.has(PieceKind::Pawn) {
+            if let Some(sq) = pawn_check_square(pos, us) {
+                if empty.contains(sq)
+                    && !last.contains(sq)
+                    && !pawn_files(pos, us).contains(sq)
+                    && !is_pawn_drop_mate(pos, us, sq)
+                {
+                    list.push(Move::drop(PieceKind::Pawn, sq));
+                }
+            }
+        }
+        let kinds: [(PieceKind, Bitboard); 6] = [
+            (PieceKind::Lance, last),
+            (PieceKind::Knight, masks::last_two_ranks(us)),
+            (PieceKind::Silver, Bitboard::EMPTY),
+            (PieceKind::Gold, Bitboard::EMPTY),
+            (PieceKind::Bishop, Bitboard::EMPTY),
+            (PieceKind::Rook, Bitboard::EMPTY),
+        ];
+        for (k, dead) in kinds {
+            if hand.has(k) {
+                for to in (chk[k.index()] & empty).and_not(dead) {
+                    list.push(Move::drop(k, to));
+                }
+            }
+        }
+    }
+
+    // Board moves.
+    let our_ksq = pos.king_square(us);
+    let pinned = pos.pinned(us);
+    let discoverers = pos.blockers(them) & own;
+    let zone = masks::zone(us);
+    let last = masks::last_rank(us);
+    let last_two = masks::last_two_ranks(us);
+    let targets = !own;
+    for from in own {
+        let kind = pos.piece_on(from).kind();
+        if kind == PieceKind::King {
+            // A king never checks directly, but it can uncover a check.
+            if discoverers.contains(from) {
+                let off_line = !line(ksq, from);
+                for to in attacks::king_attacks(from) & targets & off_line {
+                    if pos.king_safe_at(us, to) {
+                        list.push(Move::normal(from, to));
+                    }
+                }
+            }
+            continue;
+        }
+        let mut dests = attacks::attacks(us, kind, from, occ) & targets;
+        if pinned.contains(from) {
+            dests &= line(our_ksq, from);
+        }
+        let disc = if discoverers.contains(from) { !line(ksq, from) } else { Bitboard::EMPTY };
+        let plain = chk[kind.index()] | disc;
+        let promo = if kind.can_promote() { chk[kind.promoted().index()] | disc } else { Bitboard::EMPTY };
+        let cand = dests & (plain | promo);
+        if cand.is_empty() {
+            continue;
+        }
+        let from_zone = zone.contains(from);
+        for to in cand {
+            let can = kind.can_promote() && (from_zone || zone.contains(to));
+            let must = match kind {
+                PieceKind::Pawn | PieceKind::Lance => last.contains(to),
+                PieceKind::Knight => last_two.contains(to),
+                _ => false,
+            };
+            if can && promo.contains(to) {
+                list.push(Move::promoting(from, to));
+            }
+            if !must && plain.contains(to) {
+                list.push(Move::normal(from, to));
+            }
+        }
+    }
+}
+
+/// Whether the side to move, which must be in check, has any legal move. Exact: the same answer
+/// as "the evasion list is not empty", found without building the list.
+pub fn has_evasion(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let own = pos.pieces_of(us);
+    for to in attacks::king_attacks(ksq).and_not(own) {
+        if pos.king_safe_at(us, to) {
+            return true;
+        }
+    }
+    let checkers = pos.checkers();
+    if checkers.more_than_one() {
+        return false;
+    }
+    let checker = checkers.lsb();
+    let occ = pos.occupied();
+    let pinned = pos.pinned(us);
+    let free = |from: Square, to: Square| !pinned.contains(from) || line(ksq, from).contains(to);
+    for from in pos.attackers_to(us, checker, occ).without(ksq) {
+        if free(from, checker) {
+            return true;
+        }
+    }
+    let block = between(ksq, checker);
+    if block.is_empty() {
+        return false;
+    }
+    for sq in block {
+        for from in pos.attackers_to(us, sq, occ).without(ksq) {
+            if free(from, sq) {
+                return true;
+            }
+        }
+    }
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return false;
+    }
+    if hand.has_non_pawn() {
+        for k in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
+            if hand.has(k) {
+                return true;
+            }
+        }
+        if hand.has(PieceKind::Lance) && block.and_not(masks::last_rank(us)).is_some() {
+            return true;
+        }
+        if hand.has(PieceKind::Knight) && block.and_not(masks::last_two_ranks(us)).is_some() {
+            return true;
+        }
+    }
+    if hand.has(PieceKind::Pawn) {
+        let squares = block.and_not(masks::last_rank(us)).and_not(pawn_files(pos, us));
+        for sq in squares {
+            // A pawn drop that mates the other king is illegal for the defender too.
+            if pawn_check_square(pos, us) == Some(sq) && is_pawn_drop_mate(pos, us, sq) {
+                continue;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// All legal moves of the side to move, which is in check.
+#[inline]
+pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
+    generate(pos, GenType::Evasions, list);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::SfenMode;
+
+    /// A small deterministic generator for the tests.
+    pub(crate) struct Rng(pub u64);
+    impl Rng {
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+        let mut rng = Rng(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures and drops so hands fill up.
+                let m = moves[rng.below(moves.len())];
+                pos.do_move(m);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    fn sorted(list: &MoveList) -> Vec<u16> {
+        let mut v: Vec<u16> = list.iter().map(|m| m.raw()).collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn check_position(pos: &Position) {
+        let mut fast = MoveList::new();
+        generate_checks(pos, &mut fast);
+        let mut slow = MoveList::new();
+        generate(pos, GenType::Checks, &mut slow);
+        assert_eq!(sorted(&fast), sorted(&slow), "{}", pos.to_sfen());
+        // Every move listed once.
+        let mut v = sorted(&fast);
+        v.dedup();
+        assert_eq!(v.len(), fast.len(), "{}", pos.to_sfen());
+        for &m in slow.iter() {
+            let mut p = pos.clone();
+            p.do_move(m);
+            let exact = !p.legal_moves().is_empty();
+            assert_eq!(has_evasion(&p), exact, "{} after {m}", pos.to_sfen());
+        }
+    }
+
+    #[test]
+    fn checks_match_the_filtered_legal_moves() {
+        for pos in random_game_positions(0x1234_5678_9abc_def1, 60, 160) {
+            check_position(&pos);
+        }
+    }
+
+    #[test]
+    fn checks_match_in_composed_positions() {
+        let sfens = [
+            "3sks3/9/4+P4/9/9/+B8/9/9/9 b S2rb4gs4n4l17p 1",
+            "7nl/7k1/6p2/6S1p/9/9/9/9/9 b GS2r2b3g2s3n3l16p 1",
+            "4k4/9/PPPPPPPPP/9/9/9/9/9/9 b B4L2rb4g4s4n9p 1",
+            "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N5K b SP2gn2l11p 1",
+            "7lk/9/8S/9/9/9/9/7L1/8K b P 1",
+            "8k/9/7G1/9/9/9/9/9/K8 b RBGSNLP 1",
+        ];
+        for s in sfens {
+            let pos = Position::from_sfen_mode(s, SfenMode::Composed).unwrap();
+            check_position(&pos);
+        }
+    }
+}
