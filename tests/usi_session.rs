@@ -1309,3 +1309,22 @@ fn info_time_never_goes_back_within_one_search_across_ponderhit() {
     }
     e.quit();
 }
+
+#[test]
+fn threads_share_one_search_and_answer_legally() {
+    let mut e = Engine::spawn();
+    e.send("setoption name Threads value 3");
+    e.send("isready");
+    e.expect_line(is_readyok, REPLY);
+    let args = "startpos moves 7g7f 3c3d";
+    e.send(&format!("position {args}"));
+    e.send("go depth 8");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    let depths = lines.iter().filter(|l| l.starts_with("info depth 8 ") && l.contains(" pv ")).count();
+    if depths == 0 {
+        e.fail("no completed depth 8 with three threads");
+    }
+    let bm = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert_legal(&e, args, &bm);
+    e.quit();
+}
