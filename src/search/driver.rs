@@ -292,16 +292,17 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
         }
         last_best = rms[0].mv;
         let free_to_stop = !limits.infinite && !w.shared.pondering.load(Ordering::Relaxed);
-        if let (Some(b), true) = (budget, free_to_stop) {
+        if let (Some(b), true) = (budget.filter(|b| !b.use_all), free_to_stop) {
             let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
             let factor = (1.0 + best_changes).min(2.5) * stability;
             let elapsed = w.shared.clock_elapsed_ms() as f64;
             if elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
                 break;
             }
-            if rms.len() == 1 && depth >= 4 {
-                break;
-            }
+        }
+        // With one legal move there is nothing to decide; a few plies give a score to show.
+        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= 4 {
+            break;
         }
         // A proven mate will not get shorter by searching deeper.
         if free_to_stop && limits.depth.is_none() && limits.nodes.is_none() {

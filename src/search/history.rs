@@ -23,6 +23,29 @@ pub struct History {
     counter: Vec<Move>,
     /// Two quiet moves per ply that caused beta cutoffs at sibling nodes.
     killers: [[Move; 2]; MAX_PLY + 4],
+    /// Quiet-move scores given the opponent's previous move: (its piece kind and destination)
+    /// by (our moving kind and destination). Colours follow from the side to move.
+    continuation: Vec<i32>,
+}
+
+/// Kinds index 1..=14; slot 0 stands for "no previous move".
+const KIND_SLOTS: usize = 15;
+
+/// The kind that a quiet move moves (or drops).
+#[inline]
+fn moving_kind(pos: &Position, m: Move) -> usize {
+    if m.is_drop() {
+        m.dropped_kind().index()
+    } else {
+        pos.piece_on(m.from()).kind().index()
+    }
+}
+
+/// Index of the previous move's (kind, destination), or `None` at the root or after a null move.
+#[inline]
+fn previous_slot(pos: &Position) -> Option<usize> {
+    let prev = pos.last_move()?;
+    Some(pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index())
 }
 
 impl Default for History {
@@ -37,6 +60,22 @@ impl History {
             butterfly: vec![0; 2 * FROM_SLOTS * 81],
             counter: vec![Move::NONE; Piece::COUNT * 81],
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
+            continuation: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
+        }
+    }
+
+    #[inline]
+    fn continuation_index(prev: usize, pos: &Position, m: Move) -> usize {
+        (prev * KIND_SLOTS + moving_kind(pos, m)) * 81 + m.to().index()
+    }
+
+    /// The ordering score of a quiet move: butterfly history plus continuation history.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
+        let base = self.score(pos.side_to_move(), m);
+        match previous_slot(pos) {
+            Some(prev) => base + self.continuation[Self::continuation_index(prev, pos, m)],
+            None => base,
         }
     }
 
@@ -73,10 +112,17 @@ impl History {
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
         let us = pos.side_to_move();
         let bonus = depth * depth * 16;
+        let prev = previous_slot(pos);
         Self::nudge(&mut self.butterfly[History::index(us, best)], bonus);
+        if let Some(p) = prev {
+            Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, best)], bonus);
+        }
         for &m in tried {
             if m != best {
                 Self::nudge(&mut self.butterfly[History::index(us, m)], -bonus);
+                if let Some(p) = prev {
+                    Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, m)], -bonus);
+                }
             }
         }
         let k = &mut self.killers[ply];

@@ -238,14 +238,13 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     let mut list = MoveList::new();
                     generate(pos, GenType::Quiets, &mut list);
-                    let us = pos.side_to_move();
                     self.scored.clear();
                     self.next = 0;
                     for &m in list.iter() {
                         if self.is_special(m) {
                             continue;
                         }
-                        self.scored.push(pack(history.score(us, m), m));
+                        self.scored.push(pack(history.quiet_score(pos, m), m));
                     }
                     self.len = self.scored.len();
                     // Quiet lists are long (drops): sort once instead of selecting repeatedly.
@@ -271,14 +270,13 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     let mut list = MoveList::new();
                     generate(pos, GenType::Evasions, &mut list);
-                    let us = pos.side_to_move();
                     self.load(&list);
                     for i in 0..self.len {
                         let m = unpack(self.scored[i]);
                         let score = if pos.is_capture(m) {
                             (1 << 24) + Self::capture_score(pos, m)
                         } else {
-                            history.score(us, m)
+                            history.quiet_score(pos, m)
                         };
                         self.scored[i] = pack(score, m);
                     }

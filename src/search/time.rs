@@ -28,6 +28,8 @@ pub struct TimeOptions {
 pub struct TimeBudget {
     pub optimum: Duration,
     pub maximum: Duration,
+    /// Byoyomi time not used is lost: search until `maximum` instead of stopping at the optimum.
+    pub use_all: bool,
 }
 
 /// Moves still to play that the remaining main time is spread over.
@@ -39,11 +41,15 @@ fn moves_to_go(game_ply: u32) -> u64 {
 
 /// Computes the budget, or `None` when the clock sets no limit (infinite analysis).
 pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBudget> {
-    let delay = opts.network_delay;
+    // The delay never eats more than half of a short byoyomi or move time: a GUI that gives
+    // 100 ms per move with a 120 ms delay setting still wants a searched move.
+    let per_move_time = clock.movetime.unwrap_or(clock.byoyomi);
+    let delay =
+        if per_move_time > 0 { opts.network_delay.min(per_move_time / 2) } else { opts.network_delay };
     if let Some(mt) = clock.movetime {
         let t = mt.saturating_sub(delay).max(1);
         let d = Duration::from_millis(t);
-        return Some(TimeBudget { optimum: d, maximum: d });
+        return Some(TimeBudget { optimum: d, maximum: d, use_all: true });
     }
     let left = clock.time_left?;
     let byoyomi = clock.byoyomi;
@@ -54,6 +60,7 @@ pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBu
     let mtg = moves_to_go(game_ply);
     let mut optimum = spendable / mtg + inc * 3 / 4;
     let mut maximum = (spendable / 5 + inc).min(spendable + inc);
+    let mut use_all = false;
     if byoyomi > 0 {
         // Byoyomi is free time for every move: always use it rather than move at once.
         let per_move = byoyomi.saturating_sub(delay);
@@ -62,6 +69,7 @@ pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBu
         if left < byoyomi {
             // Main time is (nearly) gone: spend the whole period.
             optimum = per_move.max(1);
+            use_all = true;
         }
     } else {
         // Sudden death or Fischer: the whole remaining time, less a margin, is the hard limit.
@@ -71,7 +79,11 @@ pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBu
     let maximum = maximum.max(1);
     let minimum = opts.minimum_thinking.min(maximum);
     let optimum = optimum.max(minimum).min(maximum);
-    Some(TimeBudget { optimum: Duration::from_millis(optimum), maximum: Duration::from_millis(maximum) })
+    Some(TimeBudget {
+        optimum: Duration::from_millis(optimum),
+        maximum: Duration::from_millis(maximum),
+        use_all,
+    })
 }
 
 #[cfg(test)]
@@ -106,6 +118,13 @@ mod tests {
         let b = budget(&c, &OPTS, 30).unwrap();
         assert!(b.optimum >= Duration::from_millis(750));
         assert!(b.maximum.as_millis() < 10_000);
+    }
+
+    #[test]
+    fn a_short_byoyomi_is_not_eaten_by_the_delay() {
+        let c = Clock { time_left: Some(0), byoyomi: 100, ..Clock::default() };
+        let b = budget(&c, &OPTS, 40).unwrap();
+        assert_eq!(b.maximum, Duration::from_millis(50));
     }
 
     #[test]
