@@ -265,13 +265,6 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Internal iterative reduction: without a table move this node was never searched, and a
-        // shallower search now is cheaper than a full one with poor ordering.
-        let mut depth = depth;
-        if pruning && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
-            depth -= 1;
-        }
-
         // Static evaluation, and whether it improved on two plies ago.
         let eval = if in_check { -INFINITE } else { tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
         self.static_evals[ply] = eval;
