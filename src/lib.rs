@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod mate;
 pub mod search;
 pub mod shogi;
 pub mod types;

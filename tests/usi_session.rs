@@ -1328,3 +1328,66 @@ fn threads_share_one_search_and_answer_legally() {
     assert_legal(&e, args, &bm);
     e.quit();
 }
+
+/// Checks a `checkmate` line from `sfen` move by move: legal, every attacker move checks, and
+/// the defender has no legal move at the end.
+fn assert_mating_line(e: &Engine, sfen: &str, line: &str) -> usize {
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let mut pos = shomei::Position::from_sfen_mode(sfen, shomei::shogi::SfenMode::Composed).unwrap();
+    for (i, m) in moves.iter().enumerate() {
+        let mv =
+            pos.parse_move(m).unwrap_or_else(|_| e.fail(&format!("{m} is not legal in {}", pos.to_sfen())));
+        pos.do_move(mv);
+        if i % 2 == 0 && !pos.in_check() {
+            e.fail(&format!("attacker move {m} gives no check"));
+        }
+    }
+    if moves.len().is_multiple_of(2) || !pos.is_mated() {
+        e.fail(&format!("the line does not end in mate: {line}"));
+    }
+    moves.len()
+}
+
+#[test]
+fn go_mate_solves_tsume_reports_nomate_and_times_out_on_stop() {
+    let mut e = Engine::spawn();
+    // Mate in 3 (a published problem) and mate in 11.
+    for (sfen, plies) in [
+        ("3sks3/9/4+P4/9/9/+B8/9/9/9 b S2rb4gs4n4l17p 1", 3),
+        ("4k4/9/PPPPPPPPP/9/9/9/9/9/9 b B4L2rb4g4s4n9p 1", 11),
+    ] {
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go mate 10000");
+        let line = e.expect_line(|l| l.starts_with("checkmate"), SEARCH);
+        assert_eq!(assert_mating_line(&e, sfen, &line), plies, "{line}");
+    }
+    // The start position has no mate in reach of any check sequence.
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 10000");
+    let line = e.expect_line(|l| l.starts_with("checkmate"), SEARCH);
+    assert_eq!(line, "checkmate nomate");
+    // `stop` before a proof: `checkmate timeout` (or, on a fast day, the verified line).
+    let rich = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N5K b SP2gn2l11p 1";
+    e.send(&format!("position sfen {rich}"));
+    e.send("go mate infinite");
+    e.send("stop");
+    let line = e.expect_line(|l| l.starts_with("checkmate"), REPLY);
+    if line != "checkmate timeout" {
+        assert_mating_line(&e, rich, &line);
+    }
+    e.quit();
+}
+
+#[test]
+fn a_found_mate_is_reported_as_score_mate_in_a_game() {
+    let mut e = Engine::spawn();
+    let sfen = "7nl/7k1/6p2/6S1p/9/9/9/9/9 b GS2r2b3g2s3n3l16p 1";
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go btime 0 wtime 0 byoyomi 2000");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    if !lines.iter().any(|l| l.starts_with("info") && l.contains(" score mate ")) {
+        e.fail("no score mate reported for a mate in 5");
+    }
+    assert_legal(&e, &format!("sfen {sfen}"), lines.last().unwrap().split_whitespace().nth(1).unwrap());
+    e.quit();
+}

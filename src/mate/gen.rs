@@ -4,8 +4,10 @@
 //!
 //! `generate_checks` produces exactly the legal moves that give check (the set
 //! `shogi::movegen::generate(.., GenType::Checks, ..)` produces, in another order) without
-//! generating and filtering every legal move. The test `checks_match_the_filtered_legal_moves`
-//! holds it to that on random positions.
+//! generating and filtering every legal move: only pieces that can check at all are looked at
+//! (sliders, pieces uncovering a line to the king, knights that can jump to a checking square,
+//! other pieces within two squares of the king). The tests hold it to that set on random game
+//! positions and random tsume positions.
 
 use crate::shogi::attacks::{self, between, line, masks};
 use crate::shogi::movegen::{generate, is_pawn_drop_mate, pawn_check_square, GenType, MoveList};
@@ -113,7 +115,25 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let last = masks::last_rank(us);
     let last_two = masks::last_two_ranks(us);
     let targets = !own;
-    for from in own {
+    // Only some pieces can check at all: sliders, the uncovering pieces, knights that can jump
+    // to a checking square (as knights or promoted), and the other step pieces within two
+    // squares of the king.
+    let adjacent = attacks::king_attacks(ksq);
+    let mut near = adjacent;
+    for sq in adjacent {
+        near |= attacks::king_attacks(sq);
+    }
+    let mut knight_from = Bitboard::EMPTY;
+    for sq in chk[PieceKind::Knight.index()] | chk[PieceKind::Gold.index()] {
+        knight_from |= attacks::knight_attacks(them, sq);
+    }
+    let sliders = pos.pieces(us, PieceKind::Lance)
+        | pos.pieces(us, PieceKind::Bishop)
+        | pos.pieces(us, PieceKind::Rook)
+        | pos.pieces(us, PieceKind::Horse)
+        | pos.pieces(us, PieceKind::Dragon);
+    let candidates = (own & near) | sliders | (pos.pieces(us, PieceKind::Knight) & knight_from) | discoverers;
+    for from in candidates {
         let kind = pos.piece_on(from).kind();
         if kind == PieceKind::King {
             // A king never checks directly, but it can uncover a check.

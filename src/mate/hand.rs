@@ -90,6 +90,33 @@ impl PHand {
         h
     }
 
+    /// The counts without the guard bits, in 23 bits (for the table).
+    #[inline(always)]
+    pub const fn pack(self) -> u32 {
+        let v = self.0;
+        (v & 0x1f)
+            | ((v >> 1) & (0x7 << 5))
+            | ((v >> 2) & (0x7 << 8))
+            | ((v >> 3) & (0x7 << 11))
+            | ((v >> 4) & (0x7 << 14))
+            | ((v >> 5) & (0x7 << 17))
+            | ((v >> 6) & (0x7 << 20))
+    }
+
+    /// The inverse of `pack`.
+    #[inline(always)]
+    pub const fn unpack(p: u32) -> PHand {
+        PHand(
+            (p & 0x1f)
+                | ((p & (0x7 << 5)) << 1)
+                | ((p & (0x7 << 8)) << 2)
+                | ((p & (0x7 << 11)) << 3)
+                | ((p & (0x7 << 14)) << 4)
+                | ((p & (0x7 << 17)) << 5)
+                | ((p & (0x7 << 20)) << 6),
+        )
+    }
+
     /// Whether this hand holds at least as many of every kind as `o`.
     #[inline(always)]
     pub const fn covers(self, o: PHand) -> bool {
@@ -114,10 +141,6 @@ impl PHand {
             h.set(k, self.count(k).min(o.count(k)));
         }
         h
-    }
-
-    pub fn total(self) -> u32 {
-        PieceKind::HAND.iter().map(|&k| self.count(k)).sum()
     }
 }
 
@@ -161,6 +184,10 @@ mod tests {
         assert_eq!(a.min(b).count(PieceKind::Pawn), 17);
         assert_eq!(b.plus(PieceKind::Rook).count(PieceKind::Rook), 2);
         assert_eq!(PHand::EMPTY.minus(PieceKind::Rook), PHand::EMPTY);
+        for h in [a, b, PHand::full(), PHand::EMPTY] {
+            assert_eq!(PHand::unpack(h.pack()), h);
+            assert!(h.pack() < 1 << 23);
+        }
         for k in PieceKind::HAND {
             let mut x = PHand::full();
             x.set(k, 0);

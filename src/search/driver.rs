@@ -8,12 +8,16 @@ use super::time::{self, TimeBudget};
 use super::tt::TranspositionTable;
 use super::value::*;
 use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::shogi::{Declaration, Position};
 use crate::types::Move;
 use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Table size of the short root mate search.
+const ROOT_MATE_HASH_MB: usize = 8;
 
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
@@ -62,6 +66,32 @@ pub(crate) fn run(
     } else {
         time::budget(&limits.clock_for(pos.side_to_move()), &opts.time, pos.game_ply())
     };
+
+    // A short proof-number search first: it finds mates far beyond the alpha-beta horizon.
+    if opts.algorithm == SearchAlgorithm::Full && limits.searchmoves.is_empty() {
+        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, &shared) {
+            let mut rm = RootMove::new(line[0]);
+            rm.score = mate_in(line.len());
+            rm.pv = line;
+            rm.seldepth = rm.pv.len();
+            let _ = events.send(SearchEvent::Pv(PvInfo {
+                depth: rm.pv.len() as i32,
+                seldepth: rm.seldepth,
+                multipv: 1,
+                score: Score::from_value(rm.score),
+                lower_bound: None,
+                nodes,
+                nps: nodes * 1000 / shared.elapsed_ms().max(1),
+                hashfull: tt.hashfull(),
+                time_ms: shared.elapsed_ms(),
+                pv: rm.pv.clone(),
+            }));
+            wait_for_release(&shared, &limits);
+            let ponder = rm.pv.get(1).copied();
+            let _ = events.send(SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes });
+            return histories;
+        }
+    }
 
     let threads = opts.threads.max(1);
     let mut helper_histories: Vec<History> = histories.drain(1..).collect();
@@ -118,6 +148,39 @@ pub(crate) fn run(
     let mut out = vec![main_history_back.unwrap_or_default()];
     out.extend(helper_histories);
     out
+}
+
+/// Time for the root mate search: an eighth of the optimum, at most half a second; none for
+/// fixed-depth or fixed-node searches (they must stay reproducible) or when time is short.
+fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Duration> {
+    if limits.depth.is_some() || limits.nodes.is_some() {
+        return None;
+    }
+    let t = match budget {
+        Some(b) => (b.optimum / 8).min(Duration::from_millis(500)),
+        // Analysis: a fixed slice before the main search starts.
+        None => Duration::from_millis(300),
+    };
+    (t >= Duration::from_millis(20)).then_some(t)
+}
+
+/// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
+/// with the nodes searched.
+fn root_mate_search(
+    pos: &Position,
+    limits: &Limits,
+    budget: Option<TimeBudget>,
+    shared: &Shared,
+) -> Option<(Vec<Move>, u64)> {
+    let time = root_mate_budget(limits, budget)?;
+    let mut solver = MateSolver::new(ROOT_MATE_HASH_MB);
+    let mate_limits = MateLimits { time: Some(time), nodes: None };
+    match solver.solve(pos, mate_limits, &shared.stop, &mut |_| {}) {
+        MateResult::Mate(line) if !line.is_empty() && pos.is_legal(line[0]) => {
+            Some((line, solver.stats().nodes))
+        }
+        _ => None,
+    }
 }
 
 /// Under `go infinite` or `go ponder`, the answer waits for `stop` (or `ponderhit`).

@@ -265,6 +265,16 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // A mate in one ends the search of this node: nothing scores higher.
+        if pruning && !in_check {
+            if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
+                let v = mate_in(ply + 1);
+                self.update_pv(ply, m);
+                self.tt.store(key, m, to_tt(v, ply), 0, depth.max(MAX_PLY as i32 - 1), Bound::Exact);
+                return v;
+            }
+        }
+
         // Static evaluation, and whether it improved on two plies ago.
         let eval = if in_check { -INFINITE } else { tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
         self.static_evals[ply] = eval;

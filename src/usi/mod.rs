@@ -6,6 +6,7 @@
 
 mod command;
 mod info;
+mod mate;
 mod options;
 
 pub use command::{parse_command, Command, CommandError, GoCommand};
@@ -38,6 +39,8 @@ pub struct Engine<W: Write> {
     job_tx: Sender<String>,
     job_rx: Receiver<String>,
     job: Option<std::thread::JoinHandle<()>>,
+    /// A running `go mate`, which answers `checkmate` instead of `bestmove`.
+    mate: Option<mate::MateJob>,
 }
 
 impl<W: Write> Engine<W> {
@@ -57,6 +60,7 @@ impl<W: Write> Engine<W> {
             job_tx,
             job_rx,
             job: None,
+            mate: None,
         }
     }
 
@@ -154,11 +158,18 @@ impl<W: Write> Engine<W> {
                 let mut pos = self.position.clone();
                 self.start_job("go perft", move || perft_report(&mut pos, depth));
             }
-            Command::Go(GoCommand::Mate(_)) => self.say("checkmate notimplemented"),
+            Command::Go(GoCommand::Mate(time_ms)) => {
+                self.finish_search();
+                let pos = self.position.clone();
+                self.mate =
+                    Some(mate::MateJob::start(pos, time_ms, self.options.hash_mb, self.job_tx.clone()));
+            }
             Command::Go(GoCommand::Search(limits)) => self.go(limits),
             Command::Stop => {
                 if self.searching.is_some() {
                     self.searcher.stop();
+                } else if let Some(m) = self.mate.as_ref().filter(|m| m.is_running()) {
+                    m.stop();
                 } else {
                     self.error("stop ignored: no search is running");
                 }
@@ -172,7 +183,12 @@ impl<W: Write> Engine<W> {
                 }
             }
             // The game is over: a running search (even a ponder) stops and answers as for `stop`.
-            Command::GameOver => self.searcher.stop(),
+            Command::GameOver => {
+                self.searcher.stop();
+                if let Some(m) = &self.mate {
+                    m.stop();
+                }
+            }
             Command::Display => {
                 let d = self.position.diagram();
                 self.say(&d);
@@ -251,6 +267,12 @@ impl<W: Write> Engine<W> {
 
     /// Stops a running search and prints everything it still had to say, its bestmove included.
     fn finish_search(&mut self) {
+        if let Some(m) = self.mate.take() {
+            m.finish();
+            while let Ok(text) = self.job_rx.try_recv() {
+                self.say(&text);
+            }
+        }
         if self.searching.is_none() {
             return;
         }

@@ -1,0 +1,192 @@
+//! Mate in one: is there a checking move after which the defender has no legal move?
+//!
+//! Every legal check is a candidate (drops and board moves alike, pawn-drop mates excluded by the
+//! generator), but most are rejected without making the move: before the scan we collect the
+//! squares next to the enemy king it could step to now (`escapes`). A check can only mate if,
+//! after it, each of those squares is attacked or occupied by the checking piece, or lies on a
+//! line through the square it left (an over-approximation of lines it uncovers). A drop from a
+//! distance is also rejected when the defender holds a piece (other than a pawn) it could drop in
+//! between. Candidates that pass are made, and the defender's replies are looked for with the
+//! early-exit `has_evasion`. Both rejections are exact (they never reject a mate), so the test
+//! finds a mate whenever one exists.
+
+use super::gen::{generate_checks, has_evasion, pawn_files};
+use super::hand::PHand;
+use crate::shogi::attacks::{self, between, masks};
+use crate::shogi::movegen::MoveList;
+use crate::shogi::Position;
+use crate::types::{Bitboard, Move, PieceKind};
+
+/// Squares next to the enemy king that it could move to now.
+#[inline]
+pub(crate) fn king_escapes(pos: &Position) -> Bitboard {
+    let them = !pos.side_to_move();
+    let ksq = pos.king_square(them);
+    let mut e = Bitboard::EMPTY;
+    for sq in attacks::king_attacks(ksq).and_not(pos.pieces_of(them)) {
+        if pos.king_safe_at(them, sq) {
+            e = e.with(sq);
+        }
+    }
+    e
+}
+
+/// Whether a drop check from a distance can surely be answered by the defender dropping a silver,
+/// gold, bishop, rook, lance or knight in between (pawns are left to the full test: a pawn drop
+/// can be illegal in ways not worth checking here).
+#[inline]
+fn drop_is_blockable(pos: &Position, m: Move) -> bool {
+    let def = !pos.side_to_move();
+    let block = between(pos.king_square(def), m.to());
+    if block.is_empty() {
+        return false;
+    }
+    let hand = pos.hand(def);
+    if !hand.has_non_pawn() {
+        return false;
+    }
+    hand.has(PieceKind::Silver)
+        || hand.has(PieceKind::Gold)
+        || hand.has(PieceKind::Bishop)
+        || hand.has(PieceKind::Rook)
+        || (hand.has(PieceKind::Lance) && block.and_not(masks::last_rank(def)).is_some())
+        || (hand.has(PieceKind::Knight) && block.and_not(masks::last_two_ranks(def)).is_some())
+}
+
+/// Whether `m` could mate at all, judged from the king's current escape squares and, for drops
+/// from a distance, from the defender's hand.
+#[inline]
+fn may_mate(pos: &Position, m: Move, escapes: Bitboard) -> bool {
+    if m.is_drop() && drop_is_blockable(pos, m) {
+        return false;
+    }
+    if escapes.is_empty() {
+        return true;
+    }
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(!us);
+    let to = m.to();
+    let kind = pos.moved_piece_after(m).kind();
+    let mut occ = pos.occupied().with(to).without(ksq);
+    let mut covered = Bitboard::from_square(to);
+    if !m.is_drop() {
+        let from = m.from();
+        occ = occ.without(from);
+        covered |= attacks::rook_pseudo(from) | attacks::bishop_pseudo(from);
+    }
+    covered |= attacks::attacks(us, kind, to, occ);
+    escapes.and_not(covered).is_empty()
+}
+
+/// The part of a proof hand that a mated (or proven) defender position forces because of
+/// interpositions: when the check comes from a distance, each kind the defender does not hold
+/// but could drop on a square in between must stay entirely with the attacker (with fewer, the
+/// defender would hold one and could interpose). The side to move must be the defender, in check.
+pub(crate) fn interposition_requirement(pos: &Position) -> PHand {
+    let def = pos.side_to_move();
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.more_than_one() {
+        return PHand::EMPTY;
+    }
+    let ksq = pos.king_square(def);
+    let block = between(ksq, checkers.lsb());
+    if block.is_empty() {
+        return PHand::EMPTY;
+    }
+    let def_hand = pos.hand(def);
+    let att_hand = pos.hand(!def);
+    let mut req = PHand::EMPTY;
+    for k in PieceKind::HAND {
+        if def_hand.has(k) || !att_hand.has(k) {
+            continue;
+        }
+        let squares = match k {
+            PieceKind::Pawn => block.and_not(masks::last_rank(def)).and_not(pawn_files(pos, def)),
+            PieceKind::Lance => block.and_not(masks::last_rank(def)),
+            PieceKind::Knight => block.and_not(masks::last_two_ranks(def)),
+            _ => block,
+        };
+        if squares.is_some() {
+            req.set(k, att_hand.count(k));
+        }
+    }
+    req
+}
+
+/// Scans `checks` (legal checking moves of the side to move) for one that mates.
+pub(crate) fn find_mate(pos: &mut Position, checks: &[Move]) -> Option<Move> {
+    if checks.is_empty() {
+        return None;
+    }
+    let escapes = king_escapes(pos);
+    for &m in checks {
+        if !may_mate(pos, m, escapes) {
+            continue;
+        }
+        pos.do_move(m);
+        let mated = !has_evasion(pos);
+        pos.undo_move();
+        if mated {
+            return Some(m);
+        }
+    }
+    None
+}
+
+/// Like `find_mate`, also returning the proof hand of the mate; `escapes` must be
+/// `king_escapes(pos)`.
+pub(crate) fn find_mate_with_hand(
+    pos: &mut Position,
+    checks: &[Move],
+    escapes: Bitboard,
+) -> Option<(Move, PHand)> {
+    if checks.is_empty() {
+        return None;
+    }
+    for &m in checks {
+        if !may_mate(pos, m, escapes) {
+            continue;
+        }
+        let captured = if m.is_drop() {
+            None
+        } else {
+            let p = pos.piece_on(m.to());
+            p.is_some().then(|| p.kind().unpromoted())
+        };
+        pos.do_move(m);
+        let mated = !has_evasion(pos);
+        let hand = if mated {
+            let req = interposition_requirement(pos);
+            Some(if m.is_drop() {
+                let k = m.dropped_kind();
+                let mut h = req;
+                h.set(k, req.count(k) + 1);
+                h
+            } else if let Some(k) = captured {
+                req.minus(k)
+            } else {
+                req
+            })
+        } else {
+            None
+        };
+        pos.undo_move();
+        if let Some(h) = hand {
+            return Some((m, h));
+        }
+    }
+    None
+}
+
+/// A one-ply mate for the side to move, if it has one: a legal move that gives check and leaves
+/// the defender without a legal move (pawn-drop mates are illegal and never returned).
+/// Cheap when there is none: most checks are rejected by the escape-square test without being
+/// made. Returns `None` when the opponent has no king.
+pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
+    if !pos.has_king(!pos.side_to_move()) {
+        return None;
+    }
+    let mut list = MoveList::new();
+    generate_checks(pos, &mut list);
+    find_mate(pos, list.as_slice())
+}
