@@ -252,13 +252,7 @@ impl<'a> Worker<'a> {
             }
             if self.features.tt_cutoffs && !PV && e.depth >= depth {
                 let v = from_tt(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
+                if e.bound.cuts(v, alpha, beta) {
                     self.stats.tt_cutoffs += 1;
                     return v;
                 }
@@ -461,14 +455,7 @@ impl<'a> Worker<'a> {
         if let Some(e) = tt_hit {
             self.stats.tt_hits += 1;
             let v = from_tt(e.value, ply);
-            if !PV
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !PV && e.bound.cuts(v, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 return v;
             }

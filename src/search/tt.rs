@@ -21,6 +21,17 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether a stored value `v` with this bound settles a search in the window (alpha, beta).
+    #[inline]
+    pub fn cuts(self, v: Value, alpha: Value, beta: Value) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+            Bound::None => false,
+        }
+    }
+
     fn from_bits(b: u64) -> Bound {
         match b & 3 {
             1 => Bound::Upper,
