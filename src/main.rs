@@ -1,6 +1,6 @@
 //! The `shomei` binary: a USI engine on stdin/stdout, or a one-shot command from the arguments.
 
-use shomei::shogi::perft::divide;
+use shomei::shogi::perft::divide_listing;
 use shomei::shogi::SfenMode;
 use shomei::Position;
 use std::io::{self, BufWriter};
@@ -21,13 +21,9 @@ fn perft_command(args: &[String]) -> ExitCode {
         }
     };
     let start = Instant::now();
-    let counts = divide(&mut pos, depth);
-    let total: u64 = counts.iter().map(|(_, n)| n).sum();
-    for (m, n) in &counts {
-        println!("{m}: {n}");
-    }
+    let (text, total) = divide_listing(&mut pos, depth);
     let secs = start.elapsed().as_secs_f64();
-    println!("\nNodes searched: {total}");
+    println!("{text}");
     eprintln!("time {:.3} s, {:.1} M nodes/s", secs, total as f64 / secs.max(1e-9) / 1e6);
     ExitCode::SUCCESS
 }

@@ -32,6 +32,9 @@ pub struct TimeBudget {
     pub use_all: bool,
 }
 
+/// Clock values above this (about 35 years) are treated as this.
+const MAX_CLOCK_MS: u64 = 1 << 40;
+
 /// Moves still to play that the remaining main time is spread over.
 fn moves_to_go(game_ply: u32) -> u64 {
     // Games last roughly 120-160 plies; keep a reserve even late in the game.
@@ -41,6 +44,13 @@ fn moves_to_go(game_ply: u32) -> u64 {
 
 /// Computes the budget, or `None` when the clock sets no limit (infinite analysis).
 pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBudget> {
+    // Clock values come straight from the GUI: bound them so the sums below cannot overflow.
+    let clock = &Clock {
+        time_left: clock.time_left.map(|t| t.min(MAX_CLOCK_MS)),
+        increment: clock.increment.min(MAX_CLOCK_MS),
+        byoyomi: clock.byoyomi.min(MAX_CLOCK_MS),
+        movetime: clock.movetime.map(|t| t.min(MAX_CLOCK_MS)),
+    };
     // The delay never eats more than half of a short byoyomi or move time: a GUI that gives
     // 100 ms per move with a 120 ms delay setting still wants a searched move.
     let per_move_time = clock.movetime.unwrap_or(clock.byoyomi);
@@ -125,6 +135,13 @@ mod tests {
         let c = Clock { time_left: Some(0), byoyomi: 100, ..Clock::default() };
         let b = budget(&c, &OPTS, 40).unwrap();
         assert_eq!(b.maximum, Duration::from_millis(50));
+    }
+
+    #[test]
+    fn absurd_clock_values_do_not_overflow() {
+        let c = Clock { time_left: Some(u64::MAX), increment: u64::MAX, byoyomi: u64::MAX, movetime: None };
+        let b = budget(&c, &OPTS, 1).unwrap();
+        assert!(b.optimum <= b.maximum);
     }
 
     #[test]

@@ -53,3 +53,16 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     }
     out
 }
+
+/// The `go perft` / `shomei perft` listing: `<move>: <count>` per legal move, a blank line, then
+/// `Nodes searched: <total>`. Returns the text and the total.
+pub fn divide_listing(pos: &mut Position, depth: u32) -> (String, u64) {
+    let counts = divide(pos, depth);
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    let mut text = String::new();
+    for (m, n) in &counts {
+        text.push_str(&format!("{m}: {n}\n"));
+    }
+    text.push_str(&format!("\nNodes searched: {total}"));
+    (text, total)
+}

@@ -14,7 +14,7 @@ pub use options::Options;
 
 use crate::bench;
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
-use crate::shogi::perft::divide;
+use crate::shogi::perft::divide_listing;
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
 use std::io::{BufRead, Write};
@@ -300,16 +300,10 @@ impl<W: Write> Engine<W> {
     }
 }
 
-/// The `go perft` listing: `<move>: <count>` per legal move, a blank line, the total.
+/// The `go perft` listing, with its time in the log.
 fn perft_report(pos: &mut Position, depth: u32) -> String {
     let start = std::time::Instant::now();
-    let counts = divide(pos, depth);
-    let total: u64 = counts.iter().map(|(_, n)| n).sum();
-    let mut text = String::new();
-    for (m, n) in &counts {
-        text.push_str(&format!("{m}: {n}\n"));
-    }
-    text.push_str(&format!("\nNodes searched: {total}"));
+    let (text, total) = divide_listing(pos, depth);
     log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
     text
 }
