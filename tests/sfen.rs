@@ -127,6 +127,10 @@ fn composed_positions_allow_a_missing_king_and_surplus_pieces() {
     let surplus = "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1";
     assert!(matches!(Position::from_sfen(surplus), Err(SfenError::TooManyPieces { .. })));
     assert!(Position::from_sfen_mode(surplus, SfenMode::Composed).is_ok());
+    // A position without any king (an empty board among them) is no game and no problem.
+    for kingless in ["9/9/9/9/9/9/9/9/9 b - 1", "9/9/9/9/4P4/9/9/9/9 w 2P 1", "9/9/9/9/9/9/9/9/9 b 18P 1"] {
+        assert_eq!(Position::from_sfen_mode(kingless, SfenMode::Composed).err(), Some(SfenError::NoKing));
+    }
     // An extra king is never allowed.
     assert!(Position::from_sfen_mode("4k4/9/9/9/9/9/9/9/3KK4 b - 1", SfenMode::Composed).is_err());
 }

@@ -115,8 +115,16 @@ pub struct MateSolver {
 }
 
 impl MateSolver {
+    /// A solver with a table of about `hash_mb` megabytes. Panics if memory runs out; use
+    /// `try_new` for sizes a user chose.
     pub fn new(hash_mb: usize) -> MateSolver {
-        MateSolver { table: tt::Table::new(hash_mb), stats: MateStats::default() }
+        MateSolver::try_new(hash_mb).expect("memory for the mate table")
+    }
+
+    /// A solver with a table of about `hash_mb` megabytes, or `None` when that much memory
+    /// cannot be had.
+    pub fn try_new(hash_mb: usize) -> Option<MateSolver> {
+        Some(MateSolver { table: tt::Table::try_new(hash_mb)?, stats: MateStats::default() })
     }
 
     /// Numbers of the last `solve`.

@@ -136,17 +136,32 @@ pub struct Table {
     stats: TableStats,
 }
 
+/// `n` zero words straight from the allocator, or `None` when it refuses. Zeroed memory comes
+/// as untouched pages that cost nothing, so a large table is paid for only as it fills (writing
+/// the zeros, as `Vec::resize` would, makes the whole table resident at once).
+#[allow(unsafe_code)]
+fn zeroed_words(n: usize) -> Option<Vec<u64>> {
+    let layout = std::alloc::Layout::array::<u64>(n.max(1)).ok()?;
+    // SAFETY: the layout has a non-zero size; a non-null result is `n.max(1)` zeroed, aligned
+    // u64s allocated by the global allocator with exactly the layout `Vec<u64>` frees with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut u64;
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, n.max(1), n.max(1)))
+    }
+}
+
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket).
-    pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) * 1024 * 1024;
+    /// A table of about `mb` megabytes (at least one bucket), or `None` when that much memory
+    /// cannot be had.
+    pub fn try_new(mb: usize) -> Option<Table> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024)?;
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        // `vec![0; n]` asks the allocator for zeroed memory: untouched pages cost nothing.
-        let words = vec![0u64; buckets * BUCKET_WORDS + BUCKET_WORDS];
+        let n = buckets.checked_mul(BUCKET_WORDS)?.checked_add(BUCKET_WORDS)?;
+        let words = zeroed_words(n)?;
         let addr = words.as_ptr() as usize;
         let base = ((BUCKET_BYTES - addr % BUCKET_BYTES) % BUCKET_BYTES) / 8;
         let capacity = (buckets * WAYS) as u64;
-        Table {
+        Some(Table {
             words,
             base,
             buckets,
@@ -154,7 +169,7 @@ impl Table {
             used: 0,
             gc_at: (capacity as f64 * GC_TRIGGER) as u64,
             stats: TableStats { capacity, ..TableStats::default() },
-        }
+        })
     }
 
     /// Forgets every entry (cheaply: by moving to the next generation).
@@ -511,7 +526,7 @@ mod tests {
 
     #[test]
     fn dominance_and_limits() {
-        let mut t = Table::new(1);
+        let mut t = Table::try_new(1).unwrap();
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(t.probe(key, hand(1, 1), UNLIMITED), Probe::Miss);
         t.store_unknown(key, hand(1, 1), 3, 4, 10);
@@ -534,7 +549,7 @@ mod tests {
 
     #[test]
     fn gc_keeps_valuable_entries() {
-        let mut t = Table::new(1);
+        let mut t = Table::try_new(1).unwrap();
         let cap = t.stats().capacity;
         let mut k = 0x9e37_79b9_7f4a_7c15u64;
         let mut keys = Vec::new();

@@ -4,7 +4,7 @@
 use super::history::History;
 use super::node::{MainThreadDuties, Worker};
 use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
-use super::time::{self, TimeBudget};
+use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::value::*;
 use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions, Shared};
@@ -15,9 +15,6 @@ use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Table size of the short root mate search.
-const ROOT_MATE_HASH_MB: usize = 8;
 
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
@@ -43,16 +40,23 @@ fn root_moves(pos: &Position, limits: &Limits) -> Vec<RootMove> {
         .collect()
 }
 
+/// The memory a search works with: the shared table, and the size of the root mate search's.
+pub(crate) struct Tables {
+    pub tt: Arc<TranspositionTable>,
+    pub root_mate_mb: usize,
+}
+
 /// Entry point of the search thread. Returns the threads' histories for the next search.
 pub(crate) fn run(
     pos: Position,
     limits: Limits,
     opts: SearchOptions,
-    tt: Arc<TranspositionTable>,
+    tables: Tables,
     shared: Arc<Shared>,
     mut histories: Vec<History>,
     events: Sender<SearchEvent>,
 ) -> Vec<History> {
+    let Tables { tt, root_mate_mb } = tables;
     let rms = root_moves(&pos, &limits);
     let declare = pos.declaration(opts.entering_king_rule) == Declaration::Win;
     if rms.is_empty() || declare {
@@ -61,15 +65,11 @@ pub(crate) fn run(
         let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0 });
         return histories;
     }
-    let budget = if limits.infinite {
-        None
-    } else {
-        time::budget(&limits.clock_for(pos.side_to_move()), &opts.time, pos.game_ply())
-    };
+    let budget = shared.budget();
 
     // A short proof-number search first: it finds mates far beyond the alpha-beta horizon.
     if opts.algorithm == SearchAlgorithm::Full && limits.searchmoves.is_empty() {
-        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, &shared) {
+        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, root_mate_mb, &shared) {
             let mut rm = RootMove::new(line[0]);
             rm.score = mate_in(line.len());
             rm.pv = line;
@@ -109,21 +109,17 @@ pub(crate) fn run(
                 .spawn_scoped(scope, move || {
                     let mut w = Worker::new(id, pos, tt, shared, opts, history);
                     let mut rms = rms;
-                    iterate(&mut w, &mut rms, limits, None);
+                    iterate(&mut w, &mut rms, limits);
                     w.history
                 })
                 .expect("a helper thread starts");
             handles.push(handle);
         }
         let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts, main_history);
-        w.main = Some(MainThreadDuties {
-            events: events.clone(),
-            maximum: budget.map(|b| b.maximum),
-            node_limit: limits.nodes,
-            last_progress_ms: 0,
-        });
+        w.main =
+            Some(MainThreadDuties { events: events.clone(), node_limit: limits.nodes, last_progress_ms: 0 });
         let mut rms = rms.clone();
-        iterate(&mut w, &mut rms, &limits, budget);
+        iterate(&mut w, &mut rms, &limits);
         // The main thread is done: in analysis or pondering, wait for the GUI before answering.
         wait_for_release(&shared, &limits);
         shared.stop.store(true, Ordering::Relaxed);
@@ -170,10 +166,14 @@ fn root_mate_search(
     pos: &Position,
     limits: &Limits,
     budget: Option<TimeBudget>,
+    table_mb: usize,
     shared: &Shared,
 ) -> Option<(Vec<Move>, u64)> {
     let time = root_mate_budget(limits, budget)?;
-    let mut solver = MateSolver::new(ROOT_MATE_HASH_MB);
+    if table_mb == 0 {
+        return None;
+    }
+    let mut solver = MateSolver::try_new(table_mb)?;
     let mate_limits = MateLimits { time: Some(time), nodes: None };
     match solver.solve(pos, mate_limits, &shared.stop, &mut |_| {}) {
         MateResult::Mate(line) if !line.is_empty() && pos.is_legal(line[0]) => {
@@ -264,7 +264,7 @@ fn search_root(
 }
 
 /// Iterative deepening. The main thread (with `w.main`) reports and manages time.
-fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option<TimeBudget>) {
+fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
     let multipv = w.opts.multipv.clamp(1, rms.len());
     let is_main = w.main.is_some();
@@ -355,11 +355,14 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits, budget: Option
         }
         last_best = rms[0].mv;
         let free_to_stop = !limits.infinite && !w.shared.pondering.load(Ordering::Relaxed);
-        if let (Some(b), true) = (budget.filter(|b| !b.use_all), free_to_stop) {
+        // Read each time: a `ponderhit` may have brought a new clock.
+        let budget = w.shared.budget();
+        if let (Some(b), true) = (budget, free_to_stop) {
             let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
             let factor = (1.0 + best_changes).min(2.5) * stability;
             let elapsed = w.shared.clock_elapsed_ms() as f64;
-            if elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
+            let minimum = b.minimum.as_millis() as f64;
+            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
                 break;
             }
         }

@@ -17,15 +17,15 @@ pub mod tt;
 pub mod value;
 
 pub use stats::SearchStats;
-pub use time::{Clock, TimeOptions};
+pub use time::{Clock, TimeBudget, TimeControl, TimeOptions};
 pub use value::{Score, Value};
 
 use crate::shogi::{EnteringKingRule, Position};
-use crate::types::Move;
+use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
 use history::History;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 use tt::TranspositionTable;
@@ -57,27 +57,16 @@ impl SearchAlgorithm {
 /// What ends a search besides `stop`.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Byoyomi and movetime; the main time and increment of each side are below.
-    pub clock: Clock,
-    /// `btime`/`wtime`, indexed by colour.
-    pub time_left: [Option<u64>; 2],
-    /// `binc`/`winc`, indexed by colour.
-    pub increment: [u64; 2],
+    /// The time control: unbounded, a fixed time per move, or a game clock.
+    pub time: TimeControl,
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
-    /// Search until `stop`.
+    /// Search until `stop`, and answer only then.
     pub infinite: bool,
     /// Think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
     /// Only these root moves (all legal moves when empty).
     pub searchmoves: Vec<Move>,
-}
-
-impl Limits {
-    /// The clock of the side `c` to move.
-    pub fn clock_for(&self, c: crate::types::Color) -> Clock {
-        Clock { time_left: self.time_left[c.index()], increment: self.increment[c.index()], ..self.clock }
-    }
 }
 
 /// Options that shape the search.
@@ -174,22 +163,30 @@ pub(crate) struct Shared {
     pub stop: AtomicBool,
     /// True while a `go ponder` waits for `ponderhit`: no time limit applies.
     pub pondering: AtomicBool,
-    /// When the search started (`go`): reported times count from here.
+    /// When the `go` arrived: reported times count from here.
     pub epoch: Instant,
     /// Milliseconds after `epoch` at which our clock started: 0, or the `ponderhit`.
     pub clock_start_ms: AtomicU64,
     pub nodes: Vec<AtomicU64>,
+    /// The time budget, counted from `clock_start_ms`; `ponderhit` with times replaces it.
+    budget: Mutex<Option<TimeBudget>>,
 }
 
 impl Shared {
-    fn new(threads: usize) -> Shared {
+    fn new(threads: usize, epoch: Instant, budget: Option<TimeBudget>) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
-            epoch: Instant::now(),
+            epoch,
             clock_start_ms: AtomicU64::new(0),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            budget: Mutex::new(budget),
         }
+    }
+
+    /// The time budget of this move (`None`: no time limit).
+    pub fn budget(&self) -> Option<TimeBudget> {
+        *self.budget.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Time since `go`, as reported in `info time`.
@@ -215,53 +212,101 @@ impl Shared {
 /// search at a time on background threads.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
+    /// The memory budget (`USI_Hash`, MB) the tables are sized for.
+    budget_mb: usize,
+    /// Whether the search table's memory is lent to `go mate`; `resize` allocates it again.
+    released: bool,
     histories: Vec<History>,
     shared: Option<Arc<Shared>>,
     handle: Option<JoinHandle<Vec<History>>>,
+    /// What the running search's time budget depends on besides the clock, for `ponderhit`.
+    time_context: TimeContext,
+}
+
+/// The side to move, game ply and options a time budget is computed from.
+#[derive(Clone, Copy, Debug)]
+struct TimeContext {
+    side: Color,
+    game_ply: u32,
+    options: TimeOptions,
+}
+
+impl TimeContext {
+    fn budget(&self, tc: &TimeControl) -> Option<TimeBudget> {
+        time::budget(tc, self.side, &self.options, self.game_ply)
+    }
+}
+
+/// The part of the memory budget (`USI_Hash`, in MB) that the short df-pn search at the root of a
+/// timed `go` uses for its table: a 64th, at most 8 MB, none below 64 MB (that search is then
+/// skipped). The search table gets the rest.
+pub fn root_mate_mb(budget_mb: usize) -> usize {
+    (budget_mb / 64).min(8)
+}
+
+/// The search table's share of the memory budget, in MB.
+fn search_table_mb(budget_mb: usize) -> usize {
+    budget_mb - root_mate_mb(budget_mb)
 }
 
 impl Searcher {
-    pub fn new(hash_mb: usize) -> Searcher {
+    /// A searcher whose tables fit in `budget_mb` megabytes (see `root_mate_mb`). Panics if
+    /// memory runs out; `resize` reports it instead.
+    pub fn new(budget_mb: usize) -> Searcher {
         Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            tt: Arc::new(TranspositionTable::new(search_table_mb(budget_mb))),
+            budget_mb,
+            released: false,
             histories: Vec::new(),
             shared: None,
             handle: None,
+            time_context: TimeContext {
+                side: Color::Black,
+                game_ply: 1,
+                options: SearchOptions::default().time,
+            },
         }
     }
 
-    /// Whether a search is still running (its `Done` event may not have been sent yet).
-    pub fn is_running(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
-    /// Replaces the table with one of `mb` megabytes. Waits for a running search to end. If the
-    /// memory cannot be had, keeps a table of the old size and says so.
-    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+    /// Sizes the tables for a budget of `budget_mb` megabytes, allocating the search table again
+    /// if it was released. Waits for a running search to end. If the memory cannot be had, keeps
+    /// the old budget and says so.
+    pub fn resize(&mut self, budget_mb: usize) -> Result<(), String> {
         self.wait();
-        let old = self.tt.size_mb();
-        if old == mb {
+        if budget_mb == self.budget_mb && !self.released {
             return Ok(());
         }
+        let old = self.budget_mb;
         // Free the old table first, so the new one may use its memory.
-        self.tt = Arc::new(TranspositionTable::new(1));
-        match TranspositionTable::try_new(mb) {
-            Some(t) => {
-                self.tt = Arc::new(t);
-                Ok(())
-            }
-            None => {
-                if let Some(t) = TranspositionTable::try_new(old) {
-                    self.tt = Arc::new(t);
-                }
-                Err(format!("cannot allocate {mb} MB for the hash table; keeping {} MB", self.tt.size_mb()))
-            }
+        self.tt = Arc::new(TranspositionTable::new(0));
+        self.released = true;
+        let (table, result) = match TranspositionTable::try_new(search_table_mb(budget_mb)) {
+            Some(t) => (Some(t), Ok(budget_mb)),
+            None => (
+                TranspositionTable::try_new(search_table_mb(old)),
+                Err(format!("cannot allocate {budget_mb} MB for the hash table; keeping {old} MB")),
+            ),
+        };
+        if let Some(t) = table {
+            self.tt = Arc::new(t);
+            self.released = false;
         }
+        result.map(|mb| self.budget_mb = mb)
     }
 
-    /// The table's size in megabytes.
+    /// Frees the search table so that `go mate` can have the whole budget (no game search runs
+    /// meanwhile), and returns that budget in MB. The next `resize` allocates the table again,
+    /// empty.
+    pub fn release_table(&mut self) -> usize {
+        self.wait();
+        self.tt = Arc::new(TranspositionTable::new(0));
+        self.released = true;
+        self.budget_mb
+    }
+
+    /// The memory budget in megabytes.
     pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
+        self.budget_mb
     }
 
     /// Forgets everything learnt: table and histories (a new game).
@@ -271,32 +316,37 @@ impl Searcher {
         self.histories.clear();
     }
 
-    pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
-    }
-
-    /// Starts searching `pos`. Events, ending with exactly one `Done`, go to `events`.
+    /// Starts searching `pos`. Events, ending with exactly one `Done`, go to `events`. Time
+    /// counts from `received`, when the `go` arrived.
     pub fn start(
         &mut self,
         pos: Position,
         limits: Limits,
         options: SearchOptions,
+        received: Instant,
         events: Sender<SearchEvent>,
     ) {
         self.stop();
         self.wait();
         let threads = options.threads.max(1);
-        let shared = Arc::new(Shared::new(threads));
+        self.time_context =
+            TimeContext { side: pos.side_to_move(), game_ply: pos.game_ply(), options: options.time };
+        let budget = if limits.infinite { None } else { self.time_context.budget(&limits.time) };
+        let shared = Arc::new(Shared::new(threads, received, budget));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         self.tt.new_search();
         let mut histories = std::mem::take(&mut self.histories);
         histories.resize_with(threads, History::new);
         let tt = Arc::clone(&self.tt);
         let thread_shared = Arc::clone(&shared);
+        let root_mate_mb = root_mate_mb(self.budget_mb);
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
-            .spawn(move || driver::run(pos, limits, options, tt, thread_shared, histories, events))
+            .spawn(move || {
+                let tables = driver::Tables { tt, root_mate_mb };
+                driver::run(pos, limits, options, tables, thread_shared, histories, events)
+            })
             .expect("the search thread starts");
         self.shared = Some(shared);
         self.handle = Some(handle);
@@ -310,9 +360,13 @@ impl Searcher {
         }
     }
 
-    /// The ponder move was played: from now on the search runs on its own clock.
-    pub fn ponderhit(&self) {
+    /// The ponder move was played: from now on the search runs on its own clock. A time control
+    /// sent with `ponderhit` (an extension some GUIs use) replaces the one given with `go ponder`.
+    pub fn ponderhit(&self, time: Option<TimeControl>) {
         if let Some(s) = &self.shared {
+            if let Some(tc) = time {
+                *s.budget.lock().unwrap_or_else(|e| e.into_inner()) = self.time_context.budget(&tc);
+            }
             s.clock_start_ms.store(s.elapsed_ms(), Ordering::Relaxed);
             s.pondering.store(false, Ordering::Relaxed);
         }
@@ -347,7 +401,7 @@ pub fn search_value(
 ) -> Value {
     let tt = TranspositionTable::new(1);
     tt.new_search();
-    let shared = Shared::new(1);
+    let shared = Shared::new(1, Instant::now(), None);
     let opts = SearchOptions { algorithm, ..SearchOptions::default() };
     let mut w = node::Worker::new(0, pos.clone(), &tt, &shared, opts, History::new());
     w.root_depth = depth;

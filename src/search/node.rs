@@ -13,7 +13,6 @@ use crate::shogi::{Declaration, Position, Sennichite};
 use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// How far back the search looks for a repetition at every node.
 const REPETITION_WINDOW: usize = 16;
@@ -41,7 +40,6 @@ impl Features {
 /// What only the main thread does: watch the clock and report progress.
 pub(crate) struct MainThreadDuties {
     pub events: Sender<SearchEvent>,
-    pub maximum: Option<Duration>,
     pub node_limit: Option<u64>,
     pub last_progress_ms: u64,
 }
@@ -128,8 +126,8 @@ impl<'a> Worker<'a> {
                 shared.stop.store(true, Ordering::Relaxed);
             }
         }
-        if let Some(max) = main.maximum {
-            if !shared.pondering.load(Ordering::Relaxed) && on_clock >= max.as_millis() as u64 {
+        if let Some(b) = shared.budget() {
+            if !shared.pondering.load(Ordering::Relaxed) && on_clock >= b.maximum.as_millis() as u64 {
                 shared.stop.store(true, Ordering::Relaxed);
             }
         }

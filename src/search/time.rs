@@ -1,17 +1,36 @@
-//! Time management: how long to think on this move, from the clock the GUI sends.
+//! Time management: how long to think on this move, from the time control the GUI sends.
 //!
-//! Two limits come out: an optimum, checked between iterations and stretched or shrunk by how
-//! stable the best move is, and a maximum, checked inside the search, that is never exceeded.
+//! Three limits come out: a minimum (time that is lost if not used, such as byoyomi), before
+//! which the search never stops between iterations; an optimum, checked between iterations and
+//! stretched or shrunk by how stable the best move is; and a maximum, checked inside the search,
+//! that is never exceeded.
 
+use crate::types::Color;
 use std::time::Duration;
 
-/// The clock fields of a `go` command, in milliseconds.
+/// Both sides' clocks as a `go` command gives them, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
-    pub time_left: Option<u64>,
-    pub increment: u64,
+    /// Main time left (`btime`, `wtime`), indexed by colour; a side not given has 0.
+    pub time_left: [u64; 2],
+    /// Fischer increment (`binc`, `winc`), indexed by colour.
+    pub increment: [u64; 2],
+    /// Time per move once the main time is spent (`byoyomi`), the same for both sides.
     pub byoyomi: u64,
-    pub movetime: Option<u64>,
+    /// Moves until the next time control (`movestogo`), when the GUI says.
+    pub moves_to_go: Option<u32>,
+}
+
+/// The time limit of one `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No time field at all (or `infinite`): think until `stop`, or a depth or node limit.
+    #[default]
+    Unbounded,
+    /// `movetime N` (or `rtime`): think this many milliseconds.
+    MoveTime(u64),
+    /// Main time, increment and byoyomi: a game clock.
+    Clock(Clock),
 }
 
 /// The options that shape time use.
@@ -26,74 +45,89 @@ pub struct TimeOptions {
 /// The budget for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
+    /// Never stop between iterations before this: byoyomi not used is lost.
+    pub minimum: Duration,
+    /// Stop between iterations around here (scaled by the stability of the best move).
     pub optimum: Duration,
+    /// Never think longer than this.
     pub maximum: Duration,
-    /// Byoyomi time not used is lost: search until `maximum` instead of stopping at the optimum.
-    pub use_all: bool,
 }
 
 /// Clock values above this (about 35 years) are treated as this.
 const MAX_CLOCK_MS: u64 = 1 << 40;
 
+/// Milliseconds kept back from every hard limit for our own latency: the search notices the
+/// clock every 1,024 nodes, then joins its helpers and writes `bestmove`; on a loaded machine
+/// the threads may also wait for a core. Measured from `go` to `bestmove` on the 2-core
+/// machine under load (see the README): the answer lands 1-6 ms after the maximum.
+pub const SAFETY_MARGIN_MS: u64 = 15;
+
+/// When the main time left is below this many byoyomi periods, spend it all on this move.
+const FINAL_PUSH_PERIODS: f64 = 1.2;
+
 /// Moves still to play that the remaining main time is spread over.
-fn moves_to_go(game_ply: u32) -> u64 {
+fn moves_to_go(game_ply: u32, told: Option<u32>) -> u64 {
     // Games last roughly 120-160 plies; keep a reserve even late in the game.
-    let remaining_own_moves = 80u64.saturating_sub(game_ply as u64 / 2);
-    remaining_own_moves.max(20)
+    let remaining_own_moves = 80u64.saturating_sub(game_ply as u64 / 2).max(20);
+    match told {
+        Some(n) if n > 0 => remaining_own_moves.min(n as u64),
+        _ => remaining_own_moves,
+    }
 }
 
-/// Computes the budget, or `None` when the clock sets no limit (infinite analysis).
-pub fn budget(clock: &Clock, opts: &TimeOptions, game_ply: u32) -> Option<TimeBudget> {
-    // Clock values come straight from the GUI: bound them so the sums below cannot overflow.
-    let clock = &Clock {
-        time_left: clock.time_left.map(|t| t.min(MAX_CLOCK_MS)),
-        increment: clock.increment.min(MAX_CLOCK_MS),
-        byoyomi: clock.byoyomi.min(MAX_CLOCK_MS),
-        movetime: clock.movetime.map(|t| t.min(MAX_CLOCK_MS)),
+/// The part of the network delay taken from a per-move time: never more than half of it, so a
+/// GUI that gives 100 ms per move with a 120 ms delay setting still gets a searched move.
+fn delay_within(per_move: u64, network_delay: u64) -> u64 {
+    network_delay.min(per_move / 2)
+}
+
+fn ms(t: u64) -> Duration {
+    Duration::from_millis(t)
+}
+
+/// Computes the budget of the side `side` to move, or `None` when nothing limits the time.
+pub fn budget(tc: &TimeControl, side: Color, opts: &TimeOptions, game_ply: u32) -> Option<TimeBudget> {
+    let b = match *tc {
+        TimeControl::Unbounded => return None,
+        TimeControl::MoveTime(t) => {
+            let t = t.min(MAX_CLOCK_MS);
+            let usable = t.saturating_sub(delay_within(t, opts.network_delay) + SAFETY_MARGIN_MS).max(1);
+            TimeBudget { minimum: ms(usable), optimum: ms(usable), maximum: ms(usable) }
+        }
+        TimeControl::Clock(c) => clock_budget(&c, side, opts, game_ply),
     };
-    // The delay never eats more than half of a short byoyomi or move time: a GUI that gives
-    // 100 ms per move with a 120 ms delay setting still wants a searched move.
-    let per_move_time = clock.movetime.unwrap_or(clock.byoyomi);
-    let delay =
-        if per_move_time > 0 { opts.network_delay.min(per_move_time / 2) } else { opts.network_delay };
-    if let Some(mt) = clock.movetime {
-        let t = mt.saturating_sub(delay).max(1);
-        let d = Duration::from_millis(t);
-        return Some(TimeBudget { optimum: d, maximum: d, use_all: true });
-    }
-    let left = clock.time_left?;
-    let byoyomi = clock.byoyomi;
-    let inc = clock.increment;
+    // MinimumThinkingTime raises the floor, within what the clock allows.
+    let minimum = b.minimum.max(ms(opts.minimum_thinking).min(b.maximum));
+    Some(TimeBudget { minimum, optimum: b.optimum.max(minimum), maximum: b.maximum })
+}
+
+fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32) -> TimeBudget {
+    // Clock values come straight from the GUI: bound them so the sums below cannot overflow.
+    let left = c.time_left[side.index()].min(MAX_CLOCK_MS);
+    let inc = c.increment[side.index()].min(MAX_CLOCK_MS);
+    let byoyomi = c.byoyomi.min(MAX_CLOCK_MS);
     // Main time we can still spend without touching the last reserve.
     let reserve = (left / 20).min(2_000);
     let spendable = left.saturating_sub(reserve);
-    let mtg = moves_to_go(game_ply);
-    let mut optimum = spendable / mtg + inc * 3 / 4;
-    let mut maximum = (spendable / 5 + inc).min(spendable + inc);
-    let mut use_all = false;
+    let mtg = moves_to_go(game_ply, c.moves_to_go);
     if byoyomi > 0 {
-        // Byoyomi is free time for every move: always use it rather than move at once.
-        let per_move = byoyomi.saturating_sub(delay);
-        optimum += per_move * 3 / 4;
-        maximum = maximum.min(spendable) + per_move;
-        if left < byoyomi {
-            // Main time is (nearly) gone: spend the whole period.
-            optimum = per_move.max(1);
-            use_all = true;
+        // Byoyomi is free time for every move: always use all of it. Main time on top of it is
+        // spread over the game, and spent whole when little is left.
+        let per_move =
+            byoyomi.saturating_sub(delay_within(byoyomi, opts.network_delay) + SAFETY_MARGIN_MS).max(1);
+        if (left as f64) < byoyomi as f64 * FINAL_PUSH_PERIODS {
+            let all = ms(left + per_move);
+            return TimeBudget { minimum: all, optimum: all, maximum: all };
         }
-    } else {
-        // Sudden death or Fischer: the whole remaining time, less a margin, is the hard limit.
-        let hard = left.saturating_sub(delay + left / 30 + 50);
-        maximum = maximum.min(hard);
+        let optimum = spendable / mtg + inc * 3 / 4 + per_move;
+        let maximum = (spendable / 5 + inc).min(spendable) + per_move;
+        return TimeBudget { minimum: ms(per_move), optimum: ms(optimum.min(maximum)), maximum: ms(maximum) };
     }
-    let maximum = maximum.max(1);
-    let minimum = opts.minimum_thinking.min(maximum);
-    let optimum = optimum.max(minimum).min(maximum);
-    Some(TimeBudget {
-        optimum: Duration::from_millis(optimum),
-        maximum: Duration::from_millis(maximum),
-        use_all,
-    })
+    // Sudden death or Fischer: the whole remaining time, less a margin, is the hard limit.
+    let optimum = spendable / mtg + inc * 3 / 4;
+    let hard = left.saturating_sub(opts.network_delay + SAFETY_MARGIN_MS + left / 30 + 35);
+    let maximum = (spendable / 5 + inc).min(spendable + inc).min(hard).max(1);
+    TimeBudget { minimum: Duration::ZERO, optimum: ms(optimum.min(maximum)), maximum: ms(maximum) }
 }
 
 #[cfg(test)]
@@ -101,53 +135,99 @@ mod tests {
     use super::*;
 
     const OPTS: TimeOptions = TimeOptions { network_delay: 120, minimum_thinking: 0 };
+    const NO_DELAY: TimeOptions = TimeOptions { network_delay: 0, minimum_thinking: 0 };
+
+    fn clock(left: u64, inc: u64, byoyomi: u64) -> TimeControl {
+        TimeControl::Clock(Clock { time_left: [left; 2], increment: [inc; 2], byoyomi, moves_to_go: None })
+    }
 
     #[test]
-    fn byoyomi_only_spends_nearly_the_whole_period() {
-        let c = Clock { time_left: Some(0), byoyomi: 10_000, ..Clock::default() };
-        let b = budget(&c, &OPTS, 40).unwrap();
-        assert_eq!(b.maximum, Duration::from_millis(9_880));
-        assert!(b.optimum >= Duration::from_millis(7_000));
+    fn byoyomi_only_spends_the_whole_period_less_the_delay() {
+        let b = budget(&clock(0, 0, 10_000), Color::Black, &OPTS, 40).unwrap();
+        let expected = ms(10_000 - 120 - SAFETY_MARGIN_MS);
+        assert_eq!((b.minimum, b.optimum, b.maximum), (expected, expected, expected));
+        let b = budget(&clock(0, 0, 300), Color::White, &NO_DELAY, 40).unwrap();
+        assert_eq!(b.minimum, ms(300 - SAFETY_MARGIN_MS));
+    }
+
+    #[test]
+    fn main_time_with_byoyomi_never_stops_before_the_byoyomi() {
+        let b = budget(&clock(60_000, 0, 1_000), Color::Black, &OPTS, 40).unwrap();
+        assert_eq!(b.minimum, ms(1_000 - 120 - SAFETY_MARGIN_MS));
+        assert!(b.optimum > b.minimum && b.maximum > b.optimum);
+        assert!(b.maximum <= ms(60_000 + 1_000));
+    }
+
+    #[test]
+    fn little_main_time_left_is_spent_with_the_byoyomi() {
+        let b = budget(&clock(1_100, 0, 1_000), Color::Black, &NO_DELAY, 40).unwrap();
+        assert_eq!(b.maximum, ms(1_100 + 1_000 - SAFETY_MARGIN_MS));
+        assert_eq!(b.minimum, b.maximum);
     }
 
     #[test]
     fn sudden_death_never_exceeds_the_clock() {
-        for left in [50u64, 500, 5_000, 60_000, 600_000] {
+        for left in [0u64, 50, 500, 5_000, 60_000, 600_000] {
             for ply in [1, 50, 150, 300] {
-                let c = Clock { time_left: Some(left), ..Clock::default() };
-                let b = budget(&c, &OPTS, ply).unwrap();
+                let b = budget(&clock(left, 0, 0), Color::Black, &OPTS, ply).unwrap();
                 assert!(b.maximum.as_millis() as u64 <= left.saturating_sub(OPTS.network_delay).max(1));
-                assert!(b.optimum <= b.maximum);
+                assert!(b.minimum <= b.optimum && b.optimum <= b.maximum);
             }
         }
     }
 
     #[test]
-    fn fischer_uses_the_increment() {
-        let c = Clock { time_left: Some(10_000), increment: 1_000, ..Clock::default() };
-        let b = budget(&c, &OPTS, 30).unwrap();
-        assert!(b.optimum >= Duration::from_millis(750));
+    fn fischer_uses_the_increment_and_the_side_to_move_clock() {
+        let tc = TimeControl::Clock(Clock {
+            time_left: [10_000, 0],
+            increment: [1_000, 0],
+            byoyomi: 0,
+            moves_to_go: None,
+        });
+        let b = budget(&tc, Color::Black, &OPTS, 30).unwrap();
+        assert!(b.optimum >= ms(750));
         assert!(b.maximum.as_millis() < 10_000);
+        // White's clock is empty: it still moves, at once.
+        let w = budget(&tc, Color::White, &OPTS, 30).unwrap();
+        assert_eq!(w.maximum, ms(1));
+    }
+
+    #[test]
+    fn moves_to_go_spreads_the_time_over_fewer_moves() {
+        let mut c = Clock { time_left: [60_000; 2], ..Clock::default() };
+        let spread = budget(&TimeControl::Clock(c), Color::Black, &OPTS, 10).unwrap();
+        c.moves_to_go = Some(5);
+        let few = budget(&TimeControl::Clock(c), Color::Black, &OPTS, 10).unwrap();
+        assert!(few.optimum > spread.optimum);
     }
 
     #[test]
     fn a_short_byoyomi_is_not_eaten_by_the_delay() {
-        let c = Clock { time_left: Some(0), byoyomi: 100, ..Clock::default() };
-        let b = budget(&c, &OPTS, 40).unwrap();
-        assert_eq!(b.maximum, Duration::from_millis(50));
+        let b = budget(&clock(0, 0, 100), Color::Black, &OPTS, 40).unwrap();
+        assert_eq!(b.maximum, ms(50 - SAFETY_MARGIN_MS));
     }
 
     #[test]
     fn absurd_clock_values_do_not_overflow() {
-        let c = Clock { time_left: Some(u64::MAX), increment: u64::MAX, byoyomi: u64::MAX, movetime: None };
-        let b = budget(&c, &OPTS, 1).unwrap();
+        let b = budget(&clock(u64::MAX, u64::MAX, u64::MAX), Color::Black, &OPTS, 1).unwrap();
+        assert!(b.optimum <= b.maximum);
+        let b = budget(&TimeControl::MoveTime(u64::MAX), Color::Black, &OPTS, 1).unwrap();
         assert!(b.optimum <= b.maximum);
     }
 
     #[test]
-    fn movetime_and_infinite() {
-        let c = Clock { movetime: Some(1_000), ..Clock::default() };
-        assert_eq!(budget(&c, &OPTS, 1).unwrap().maximum, Duration::from_millis(880));
-        assert!(budget(&Clock::default(), &OPTS, 1).is_none());
+    fn minimum_thinking_time_raises_the_floor_within_the_clock() {
+        let opts = TimeOptions { network_delay: 0, minimum_thinking: 5_000 };
+        let b = budget(&clock(600_000, 0, 0), Color::Black, &opts, 30).unwrap();
+        assert_eq!(b.minimum, ms(5_000));
+        let b = budget(&clock(1_000, 0, 0), Color::Black, &opts, 30).unwrap();
+        assert!(b.minimum <= b.maximum && b.maximum < ms(1_000));
+    }
+
+    #[test]
+    fn movetime_and_unbounded() {
+        let b = budget(&TimeControl::MoveTime(1_000), Color::Black, &OPTS, 1).unwrap();
+        assert_eq!(b.maximum, ms(1_000 - 120 - SAFETY_MARGIN_MS));
+        assert!(budget(&TimeControl::Unbounded, Color::Black, &OPTS, 1).is_none());
     }
 }

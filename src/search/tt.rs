@@ -96,9 +96,11 @@ impl TranspositionTable {
         TranspositionTable::try_new(mb).expect("memory for the transposition table")
     }
 
-    /// A table of about `mb` megabytes, or `None` when that much memory cannot be had.
+    /// A table of about `mb` megabytes (one bucket for 0), or `None` when that much memory
+    /// cannot be had.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
-        let buckets = (mb.max(1).checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
+        // 0 MB gives a single bucket: the placeholder while the memory is lent to `go mate`.
+        let buckets = (mb.checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
         let n = buckets.checked_mul(BUCKET_WORDS)?;
         let mut words = Vec::new();
         words.try_reserve_exact(n).ok()?;

@@ -25,6 +25,8 @@ pub enum SfenError {
     TooManyPieces { kind: char, count: u32, max: u32 },
     /// A side has no king or more than one.
     KingCount { color: Color, count: u32 },
+    /// Neither side has a king (an empty board, for one): no game or problem has that.
+    NoKing,
     /// A pawn, lance or knight on a square from which it could never move.
     DeadPiece { piece: String, square: Square },
     /// Two unpromoted pawns of one side on a file.
@@ -52,6 +54,7 @@ impl fmt::Display for SfenError {
                 write!(f, "{count} pieces of kind {kind} but a set holds only {max}")
             }
             KingCount { color, count } => write!(f, "{color:?} has {count} kings, expected 1"),
+            NoKing => write!(f, "neither side has a king"),
             DeadPiece { piece, square } => write!(f, "{piece} on {square} could never move"),
             TwoPawnsOnFile { color, file } => write!(f, "{color:?} has two pawns on file {file}"),
             BadSide(s) => write!(f, "side to move '{s}' is not 'b' or 'w'"),
@@ -207,7 +210,8 @@ pub enum SfenMode {
     /// A position that can arise in a game: one king each, no more pieces than the set holds.
     Game,
     /// A composed position (tsume problems, perft test positions): a side may lack its king and
-    /// the board and hands may hold more pieces than one set. Every other rule still applies.
+    /// the board and hands may hold more pieces than one set, but one king at least is on the
+    /// board. Every other rule still applies.
     Composed,
 }
 
@@ -239,6 +243,10 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2], mode: SfenMode) -> Result<()
                 max: k.set_count(),
             });
         }
+    }
+    // A problem may leave out the attacker's king, never both.
+    if kings == [0, 0] && mode == SfenMode::Composed {
+        return Err(SfenError::NoKing);
     }
     for c in Color::ALL {
         let missing_allowed = mode == SfenMode::Composed && kings[c.index()] == 0;

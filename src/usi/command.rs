@@ -1,6 +1,6 @@
 //! Parsing one USI input line into a command.
 
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Limits, TimeControl};
 use crate::types::Move;
 use std::fmt;
 
@@ -30,7 +30,8 @@ pub enum Command {
     Position(Vec<String>),
     Go(GoCommand),
     Stop,
-    PonderHit,
+    /// `ponderhit`, with the clock when the GUI sends one.
+    PonderHit(Option<TimeControl>),
     GameOver,
     /// `d`: draw the position.
     Display,
@@ -63,6 +64,76 @@ fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, Comman
         .map_err(|_| CommandError::BadArgument(format!("go: '{key}' value '{v}' is not a valid number")))
 }
 
+/// The time fields of a `go` (or `ponderhit`) line, as given.
+#[derive(Default)]
+struct TimeFields {
+    time_left: [Option<u64>; 2],
+    increment: [Option<u64>; 2],
+    byoyomi: Option<u64>,
+    moves_to_go: Option<u32>,
+    movetime: Option<u64>,
+    rtime: Option<u64>,
+}
+
+impl TimeFields {
+    /// Reads `key value` if `key` is a time field; `Ok(false)` when it is not one.
+    fn read(&mut self, key: &str, value: Option<&&str>) -> Result<bool, CommandError> {
+        // Negative times happen (a GUI whose clock overran): they mean no time left.
+        let millis = || number::<i64>(key, value).map(|v| v.max(0) as u64);
+        match key {
+            "btime" => self.time_left[0] = Some(millis()?),
+            "wtime" => self.time_left[1] = Some(millis()?),
+            "binc" => self.increment[0] = Some(millis()?),
+            "winc" => self.increment[1] = Some(millis()?),
+            "byoyomi" => self.byoyomi = Some(millis()?),
+            "movetime" => self.movetime = Some(millis()?),
+            "rtime" => self.rtime = Some(millis()?),
+            "movestogo" => self.moves_to_go = Some(number::<u32>(key, value)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The time control these fields describe. Any main time, increment or byoyomi field makes
+    /// a game clock, a missing side's fields counting as 0; only no time field at all is unbounded.
+    fn control(&self) -> TimeControl {
+        if let Some(t) = self.movetime {
+            return TimeControl::MoveTime(t);
+        }
+        if let Some(t) = self.rtime {
+            return TimeControl::MoveTime(random_time(t));
+        }
+        let clock_given =
+            self.time_left.iter().chain(&self.increment).any(Option::is_some) || self.byoyomi.is_some();
+        if !clock_given {
+            return TimeControl::Unbounded;
+        }
+        // An increment without any main time is the time for this move (and every move after).
+        let time_left = if self.time_left == [None, None] && self.byoyomi.is_none() {
+            self.increment
+        } else {
+            self.time_left
+        };
+        TimeControl::Clock(Clock {
+            time_left: time_left.map(|t| t.unwrap_or(0)),
+            increment: self.increment.map(|t| t.unwrap_or(0)),
+            byoyomi: self.byoyomi.unwrap_or(0),
+            moves_to_go: self.moves_to_go,
+        })
+    }
+}
+
+/// YaneuraOu's `rtime T`: a time chosen at random from T to 3T, so that test games vary.
+fn random_time(t: u64) -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() as u64);
+    // One multiply-xorshift round spreads the clock's low bits.
+    let mut x = nanos.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 29;
+    t.saturating_add(x % (2 * t).max(1))
+}
+
 fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
     match args {
         ["perft", n] => {
@@ -83,31 +154,18 @@ fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
         _ => {}
     }
     let mut limits = Limits::default();
-    let mut clock = Clock::default();
-    let (mut btime, mut wtime, mut binc, mut winc) = (None, None, 0, 0);
+    let mut time = TimeFields::default();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
         let value = args.get(i + 1);
         match key {
-            "btime" => btime = Some(number::<i64>(key, value)?.max(0) as u64),
-            "wtime" => wtime = Some(number::<i64>(key, value)?.max(0) as u64),
-            "binc" => binc = number::<i64>(key, value)?.max(0) as u64,
-            "winc" => winc = number::<i64>(key, value)?.max(0) as u64,
-            "byoyomi" => clock.byoyomi = number::<i64>(key, value)?.max(0) as u64,
-            "movetime" => clock.movetime = Some(number::<i64>(key, value)?.max(0) as u64),
-            "depth" => limits.depth = Some(number::<i32>(key, value)?.max(1)),
-            "nodes" => limits.nodes = Some(number::<u64>(key, value)?),
-            "movestogo" => {
-                number::<u64>(key, value)?;
-            }
-            "infinite" => {
-                limits.infinite = true;
-                i += 1;
-                continue;
-            }
-            "ponder" => {
-                limits.ponder = true;
+            "infinite" | "ponder" => {
+                if key == "infinite" {
+                    limits.infinite = true;
+                } else {
+                    limits.ponder = true;
+                }
                 i += 1;
                 continue;
             }
@@ -121,15 +179,32 @@ fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
                 }
                 break;
             }
+            "depth" => limits.depth = Some(number::<i32>(key, value)?.max(1)),
+            "nodes" => limits.nodes = Some(number::<u64>(key, value)?),
+            other if time.read(other, value)? => {}
             other => return Err(CommandError::BadArgument(format!("go: unknown parameter '{other}'"))),
         }
         i += 2;
     }
-    limits.clock = clock;
-    // Both sides' clocks are kept; the side to move picks its own when the search starts.
-    limits.time_left = [btime, wtime];
-    limits.increment = [binc, winc];
+    limits.time = if limits.infinite { TimeControl::Unbounded } else { time.control() };
     Ok(GoCommand::Search(limits))
+}
+
+/// `ponderhit`, optionally with the clock as it stands now (an extension: ShogiHome's early
+/// ponder sends `go ponder` without times and the times with `ponderhit`).
+fn parse_ponderhit(args: &[&str]) -> Result<Option<TimeControl>, CommandError> {
+    let mut time = TimeFields::default();
+    let mut i = 0;
+    while i < args.len() {
+        if !time.read(args[i], args.get(i + 1))? {
+            return Err(CommandError::BadArgument(format!("ponderhit: unknown parameter '{}'", args[i])));
+        }
+        i += 2;
+    }
+    Ok(match time.control() {
+        TimeControl::Unbounded => None,
+        tc => Some(tc),
+    })
 }
 
 /// Parses a line (LF or CRLF, any whitespace between tokens).
@@ -142,7 +217,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         ["usinewgame"] => Ok(Command::UsiNewGame),
         ["quit"] => Ok(Command::Quit),
         ["stop"] => Ok(Command::Stop),
-        ["ponderhit", ..] => Ok(Command::PonderHit),
+        ["ponderhit", rest @ ..] => parse_ponderhit(rest).map(Command::PonderHit),
         ["gameover", ..] => Ok(Command::GameOver),
         ["d"] => Ok(Command::Display),
         ["bench"] => Ok(Command::Bench),
@@ -158,5 +233,86 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         ["position", rest @ ..] => Ok(Command::Position(rest.iter().map(|s| s.to_string()).collect())),
         ["go", rest @ ..] => parse_go(rest).map(Command::Go),
         [w, ..] => Err(CommandError::Unknown((*w).to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time_of(line: &str) -> TimeControl {
+        match parse_command(line) {
+            Ok(Command::Go(GoCommand::Search(l))) => l.time,
+            other => panic!("'{line}' parsed as {other:?}"),
+        }
+    }
+
+    fn clock(btime: u64, wtime: u64, binc: u64, winc: u64, byoyomi: u64) -> TimeControl {
+        TimeControl::Clock(Clock {
+            time_left: [btime, wtime],
+            increment: [binc, winc],
+            byoyomi,
+            moves_to_go: None,
+        })
+    }
+
+    #[test]
+    fn every_go_form_has_a_defined_time_control() {
+        let table = [
+            ("go", TimeControl::Unbounded),
+            ("go infinite", TimeControl::Unbounded),
+            ("go depth 5", TimeControl::Unbounded),
+            ("go nodes 1000", TimeControl::Unbounded),
+            ("go ponder", TimeControl::Unbounded),
+            ("go infinite btime 10 wtime 10 byoyomi 10", TimeControl::Unbounded),
+            ("go byoyomi 300", clock(0, 0, 0, 0, 300)),
+            ("go btime 0 wtime 0 byoyomi 300", clock(0, 0, 0, 0, 300)),
+            ("go ponder btime 5 wtime 6 byoyomi 300", clock(5, 6, 0, 0, 300)),
+            ("go btime 1000 wtime 2000", clock(1000, 2000, 0, 0, 0)),
+            ("go btime 1000 wtime 2000 byoyomi 0", clock(1000, 2000, 0, 0, 0)),
+            ("go btime 1000 wtime 2000 binc 10 winc 20", clock(1000, 2000, 10, 20, 0)),
+            ("go btime 1000", clock(1000, 0, 0, 0, 0)),
+            ("go wtime 1000", clock(0, 1000, 0, 0, 0)),
+            ("go btime -5 wtime 1000", clock(0, 1000, 0, 0, 0)),
+            ("go binc 100 winc 200", clock(100, 200, 100, 200, 0)),
+            ("go winc 200", clock(0, 200, 0, 200, 0)),
+            ("go byoyomi 0", clock(0, 0, 0, 0, 0)),
+            ("go depth 30 byoyomi 200", clock(0, 0, 0, 0, 200)),
+            ("go movetime 500", TimeControl::MoveTime(500)),
+            ("go movetime 500 btime 10 wtime 10", TimeControl::MoveTime(500)),
+        ];
+        for (line, expected) in table {
+            assert_eq!(time_of(line), expected, "{line}");
+        }
+        let TimeControl::Clock(c) = time_of("go btime 1 wtime 1 movestogo 7") else { panic!() };
+        assert_eq!(c.moves_to_go, Some(7));
+    }
+
+    #[test]
+    fn rtime_is_a_random_time_from_t_to_three_t() {
+        for _ in 0..50 {
+            let TimeControl::MoveTime(t) = time_of("go rtime 100") else { panic!("rtime is a move time") };
+            assert!((100..300).contains(&t), "{t}");
+        }
+    }
+
+    #[test]
+    fn ponderhit_takes_an_optional_clock() {
+        assert!(matches!(parse_command("ponderhit"), Ok(Command::PonderHit(None))));
+        match parse_command("ponderhit btime 0 wtime 0 byoyomi 300") {
+            Ok(Command::PonderHit(Some(tc))) => assert_eq!(tc, clock(0, 0, 0, 0, 300)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_command("ponderhit btime soon").is_err());
+        assert!(parse_command("ponderhit depth 3").is_err());
+    }
+
+    #[test]
+    fn bad_go_arguments_are_errors() {
+        for line in
+            ["go byoyomi", "go btime x", "go movestogo -1", "go wibble 3", "go perft 0", "go mate soon"]
+        {
+            assert!(parse_command(line).is_err(), "{line}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! `go mate`: the df-pn solver on its own thread, reporting through the protocol's output channel.
 
+use super::JobOutput;
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::Position;
 use crossbeam_channel::Sender;
@@ -15,30 +16,33 @@ pub(super) struct MateJob {
 }
 
 impl MateJob {
-    /// Starts solving `pos`; `info` lines and finally one `checkmate ...` line go to `out`.
-    pub fn start(pos: Position, time_ms: Option<u64>, hash_mb: usize, out: Sender<String>) -> MateJob {
+    /// Starts solving `pos` with a table of `hash_mb` megabytes (freed when the thread ends);
+    /// `info` lines and finally one `checkmate ...` line go to `out`.
+    pub fn start(pos: Position, time_ms: Option<u64>, hash_mb: usize, out: Sender<JobOutput>) -> MateJob {
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
         let handle = std::thread::Builder::new()
             .name("mate".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let mut solver = MateSolver::new(hash_mb);
+                let Some(mut solver) = MateSolver::try_new(hash_mb) else {
+                    let error = format!("info string error: cannot allocate {hash_mb} MB for the mate table");
+                    let _ = out.send(JobOutput::Line(error));
+                    let _ = out.send(JobOutput::Line(answer_line(&MateResult::Timeout)));
+                    return;
+                };
                 let limits = MateLimits { time: time_ms.map(Duration::from_millis), nodes: None };
                 let progress_out = out.clone();
                 let mut progress = |p: MateProgress| {
-                    let _ = progress_out.send(progress_line(&p));
+                    let _ = progress_out.send(JobOutput::Line(progress_line(&p)));
                 };
                 let result = solver.solve(&pos, limits, &thread_stop, &mut progress);
                 let stats = solver.stats();
                 let ms = stats.time.as_millis() as u64;
-                let _ = out.send(format!(
-                    "info nodes {} nps {} time {}",
-                    stats.nodes,
-                    stats.nodes * 1000 / ms.max(1),
-                    ms
-                ));
-                let _ = out.send(answer_line(&result));
+                let summary =
+                    format!("info nodes {} nps {} time {}", stats.nodes, stats.nodes * 1000 / ms.max(1), ms);
+                let _ = out.send(JobOutput::Line(summary));
+                let _ = out.send(JobOutput::Line(answer_line(&result)));
             })
             .expect("the mate thread starts");
         MateJob { stop, handle }

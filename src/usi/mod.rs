@@ -18,10 +18,19 @@ use crate::shogi::perft::divide_listing;
 use crate::shogi::Position;
 use crossbeam_channel::{Receiver, Sender};
 use std::io::{BufRead, Write};
+use std::time::Instant;
 
 /// Engine identity, as printed for `usi`.
 pub const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the shomei developers";
+
+/// What a background job (`go perft`, `bench`, `go mate`) sends to the protocol loop.
+pub enum JobOutput {
+    /// A line to print while the job goes on (`go mate` progress and its answer).
+    Line(String),
+    /// The result of a `go perft` or `bench`; its thread ends right after sending it.
+    Finished(String),
+}
 
 /// The protocol state.
 pub struct Engine<W: Write> {
@@ -36,8 +45,8 @@ pub struct Engine<W: Write> {
     /// Whether the running search was started with `go ponder` and not yet ponderhit.
     pondering: bool,
     /// Output of a background job (`go perft`, `bench`), which must not block the loop.
-    job_tx: Sender<String>,
-    job_rx: Receiver<String>,
+    job_tx: Sender<JobOutput>,
+    job_rx: Receiver<JobOutput>,
     job: Option<std::thread::JoinHandle<()>>,
     /// A running `go mate`, which answers `checkmate` instead of `bestmove`.
     mate: Option<mate::MateJob>,
@@ -65,13 +74,29 @@ impl<W: Write> Engine<W> {
     }
 
     /// Where background jobs send their output; the loop prints each message.
-    pub fn job_output(&self) -> Receiver<String> {
+    pub fn job_output(&self) -> Receiver<JobOutput> {
         self.job_rx.clone()
     }
 
-    /// Prints a background job's output.
-    pub fn handle_job_output(&mut self, text: String) {
-        self.say(&text);
+    /// Prints a background job's output. A finished perft or bench is joined at once, so the
+    /// next one a script sends right after the result is not refused.
+    pub fn handle_job_output(&mut self, output: JobOutput) {
+        match output {
+            JobOutput::Line(text) => self.say(&text),
+            JobOutput::Finished(text) => {
+                self.say(&text);
+                if let Some(job) = self.job.take() {
+                    let _ = job.join();
+                }
+            }
+        }
+    }
+
+    /// Prints whatever background jobs have sent so far.
+    fn drain_job_output(&mut self) {
+        while let Ok(output) = self.job_rx.try_recv() {
+            self.handle_job_output(output);
+        }
     }
 
     /// Runs `work` on its own thread; its result is printed when done. One job at a time.
@@ -82,7 +107,7 @@ impl<W: Write> Engine<W> {
         }
         let tx = self.job_tx.clone();
         self.job = Some(std::thread::spawn(move || {
-            let _ = tx.send(work());
+            let _ = tx.send(JobOutput::Finished(work()));
         }));
     }
 
@@ -112,8 +137,8 @@ impl<W: Write> Engine<W> {
         self.say(&format!("info string error: {clean}"));
     }
 
-    /// Handles one line. Returns false when the engine should exit.
-    pub fn handle_line(&mut self, line: &str) -> bool {
+    /// Handles one line, read at `received`. Returns false when the engine should exit.
+    pub fn handle_line(&mut self, line: &str, received: Instant) -> bool {
         let command = match parse_command(line) {
             Ok(c) => c,
             Err(e) => {
@@ -132,7 +157,9 @@ impl<W: Write> Engine<W> {
                 self.say("usiok");
             }
             Command::IsReady => {
-                if self.searching.is_none() {
+                // Tables are (re)sized only while nothing uses the memory budget.
+                if self.searching.is_none() && !self.mate.as_ref().is_some_and(|m| m.is_running()) {
+                    self.finish_mate();
                     self.apply_hash_size();
                 }
                 self.say("readyok");
@@ -160,11 +187,14 @@ impl<W: Write> Engine<W> {
             }
             Command::Go(GoCommand::Mate(time_ms)) => {
                 self.finish_search();
+                // No game search runs during `go mate`: its table gets the search table's memory.
+                // A USI_Hash changed since the last `isready` applies here too.
+                self.apply_hash_size();
+                let budget_mb = self.searcher.release_table();
                 let pos = self.position.clone();
-                self.mate =
-                    Some(mate::MateJob::start(pos, time_ms, self.options.hash_mb, self.job_tx.clone()));
+                self.mate = Some(mate::MateJob::start(pos, time_ms, budget_mb, self.job_tx.clone()));
             }
-            Command::Go(GoCommand::Search(limits)) => self.go(limits),
+            Command::Go(GoCommand::Search(limits)) => self.go(limits, received),
             Command::Stop => {
                 if self.searching.is_some() {
                     self.searcher.stop();
@@ -174,10 +204,10 @@ impl<W: Write> Engine<W> {
                     self.error("stop ignored: no search is running");
                 }
             }
-            Command::PonderHit => {
+            Command::PonderHit(time) => {
                 if self.searching.is_some() && self.pondering {
                     self.pondering = false;
-                    self.searcher.ponderhit();
+                    self.searcher.ponderhit(time);
                 } else {
                     self.error("ponderhit ignored: not pondering");
                 }
@@ -241,7 +271,7 @@ impl<W: Write> Engine<W> {
         self.say(&text);
     }
 
-    fn go(&mut self, mut limits: Limits) {
+    fn go(&mut self, mut limits: Limits, received: Instant) {
         self.finish_search();
         let illegal: Vec<String> = limits
             .searchmoves
@@ -261,18 +291,14 @@ impl<W: Write> Engine<W> {
             self.position.clone(),
             limits,
             self.options.search_options(),
+            received,
             self.events_tx.clone(),
         );
     }
 
     /// Stops a running search and prints everything it still had to say, its bestmove included.
     fn finish_search(&mut self) {
-        if let Some(m) = self.mate.take() {
-            m.finish();
-            while let Ok(text) = self.job_rx.try_recv() {
-                self.say(&text);
-            }
-        }
+        self.finish_mate();
         if self.searching.is_none() {
             return;
         }
@@ -280,6 +306,14 @@ impl<W: Write> Engine<W> {
         self.searcher.wait();
         while let Ok(ev) = self.events_rx.try_recv() {
             self.handle_event(ev);
+        }
+    }
+
+    /// Stops a `go mate` and prints what it still had to say. Its table's memory is free after.
+    fn finish_mate(&mut self) {
+        if let Some(m) = self.mate.take() {
+            m.finish();
+            self.drain_job_output();
         }
     }
 
@@ -294,9 +328,7 @@ impl<W: Write> Engine<W> {
         if let Some(job) = self.job.take() {
             let _ = job.join();
         }
-        while let Ok(text) = self.job_rx.try_recv() {
-            self.say(&text);
-        }
+        self.drain_job_output();
     }
 }
 
@@ -308,8 +340,11 @@ fn perft_report(pos: &mut Position, depth: u32) -> String {
     text
 }
 
-/// Reads lines as bytes so that invalid UTF-8 is reported instead of ending the input.
-fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<String>> {
+/// Reads lines as bytes so that invalid UTF-8 is reported instead of ending the input. Each
+/// line comes with the moment it was read: a `go`'s time counts from there, since the GUI's
+/// clock runs while the loop may still be busy with the line before (`usinewgame` clearing a
+/// large table, say).
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<(String, Instant)>> {
     let (tx, rx) = crossbeam_channel::unbounded();
     std::thread::Builder::new()
         .name("stdin".into())
@@ -321,7 +356,7 @@ fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<St
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).into_owned();
-                        if tx.send(Some(line)).is_err() {
+                        if tx.send(Some((line, Instant::now()))).is_err() {
                             return;
                         }
                     }
@@ -342,8 +377,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
     loop {
         crossbeam_channel::select! {
             recv(lines) -> msg => match msg {
-                Ok(Some(line)) => {
-                    if !engine.handle_line(&line) {
+                Ok(Some((line, received))) => {
+                    if !engine.handle_line(&line, received) {
                         break;
                     }
                 }

@@ -1,6 +1,9 @@
 //! A scripted-stdin harness around the real `shomei` binary: spawn it with piped stdio, send
 //! lines, and wait for output lines matching a predicate, failing with the transcript so far.
 
+// Each test crate includes this file and uses a different part of it.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -110,6 +113,11 @@ impl Engine {
             transcript: Vec::new(),
             received: Vec::new(),
         }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn note(&mut self, dir: char, text: &str) {
