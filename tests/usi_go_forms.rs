@@ -4,7 +4,7 @@
 //! Python library most scripts drive engines with, which never reads the engine's stderr.
 //!
 //! The margin is generous because the 2-core machine runs other tests beside these; the
-//! measured go-to-bestmove times are in the README and come from `tools/go_latency.py`.
+//! measured go-to-bestmove times come from `tools/go_latency.py`.
 
 mod common {
     pub mod usi_engine;

@@ -11,6 +11,7 @@ writing the `go` line to reading the `bestmove` line.
 """
 
 import argparse
+import concurrent.futures
 import statistics
 import subprocess
 import time
@@ -86,12 +87,19 @@ def main():
     parser.add_argument("--engine", default="target/release/shomei")
     parser.add_argument("--moves", type=int, default=50)
     parser.add_argument("--forms", nargs="*", default=FORMS)
+    parser.add_argument(
+        "--parallel", type=int, default=1, help="engines thinking at once, as in a match with that concurrency"
+    )
     args = parser.parse_args()
-    print(f"| go form | NetworkDelay | moves | min ms | median ms | max ms |")
+    print(f"engines thinking at once: {args.parallel}")
+    print("| go form | NetworkDelay | moves | min ms | median ms | max ms |")
     print("|---|---|---|---|---|---|")
     for go in args.forms:
         for delay, label in ((0, "0"), (None, "default (120)")):
-            t = measure(args.engine, delay, go, args.moves)
+            share = -(-args.moves // args.parallel)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=args.parallel) as pool:
+                runs = pool.map(lambda _: measure(args.engine, delay, go, share), range(args.parallel))
+                t = [x for run in runs for x in run]
             print(
                 f"| `{go}` | {label} | {len(t)} | {min(t):.1f} | {statistics.median(t):.1f} | {max(t):.1f} |",
                 flush=True,

@@ -62,7 +62,7 @@ pub(crate) fn run(
     if rms.is_empty() || declare {
         wait_for_release(&shared, &limits);
         let best = if declare { BestMove::Win } else { BestMove::Resign };
-        let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0 });
+        let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0, deadline_ms: None });
         return histories;
     }
     let budget = shared.budget();
@@ -88,7 +88,8 @@ pub(crate) fn run(
             }));
             wait_for_release(&shared, &limits);
             let ponder = rm.pv.get(1).copied();
-            let _ = events.send(SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes });
+            let done = SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes, deadline_ms: None };
+            let _ = events.send(done);
             return histories;
         }
     }
@@ -140,7 +141,8 @@ pub(crate) fn run(
         BestMove::Move(best.mv)
     };
     let ponder = best.pv.get(1).copied();
-    let _ = events.send(SearchEvent::Done { best: answer, ponder, nodes });
+    let deadline_ms = shared.deadline_reached_ms();
+    let _ = events.send(SearchEvent::Done { best: answer, ponder, nodes, deadline_ms });
     let mut out = vec![main_history_back.unwrap_or_default()];
     out.extend(helper_histories);
     out

@@ -17,7 +17,7 @@ pub mod tt;
 pub mod value;
 
 pub use stats::SearchStats;
-pub use time::{Clock, TimeBudget, TimeControl, TimeOptions};
+pub use time::{Clock, Lateness, TimeBudget, TimeControl, TimeOptions};
 pub use value::{Score, Value};
 
 use crate::shogi::{EnteringKingRule, Position};
@@ -155,6 +155,9 @@ pub enum SearchEvent {
         best: BestMove,
         ponder: Option<Move>,
         nodes: u64,
+        /// When the search stopped at its hard time limit: that limit, in ms after the `go`
+        /// was read. How late the answer lands after it is the machine's latency.
+        deadline_ms: Option<u64>,
     },
 }
 
@@ -170,6 +173,8 @@ pub(crate) struct Shared {
     pub nodes: Vec<AtomicU64>,
     /// The time budget, counted from `clock_start_ms`; `ponderhit` with times replaces it.
     budget: Mutex<Option<TimeBudget>>,
+    /// Set when the search stopped because its hard time limit was reached.
+    pub stopped_by_clock: AtomicBool,
 }
 
 impl Shared {
@@ -181,7 +186,17 @@ impl Shared {
             clock_start_ms: AtomicU64::new(0),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             budget: Mutex::new(budget),
+            stopped_by_clock: AtomicBool::new(false),
         }
+    }
+
+    /// The hard limit, in ms after `epoch`, if the search stopped there.
+    pub fn deadline_reached_ms(&self) -> Option<u64> {
+        if !self.stopped_by_clock.load(Ordering::Relaxed) {
+            return None;
+        }
+        let maximum = self.budget()?.maximum.as_millis() as u64;
+        Some(self.clock_start_ms.load(Ordering::Relaxed) + maximum)
     }
 
     /// The time budget of this move (`None`: no time limit).
@@ -221,19 +236,22 @@ pub struct Searcher {
     handle: Option<JoinHandle<Vec<History>>>,
     /// What the running search's time budget depends on besides the clock, for `ponderhit`.
     time_context: TimeContext,
+    /// How late answers have landed after their hard limit.
+    lateness: Lateness,
 }
 
-/// The side to move, game ply and options a time budget is computed from.
+/// The side to move, game ply, options and latency margin a time budget is computed from.
 #[derive(Clone, Copy, Debug)]
 struct TimeContext {
     side: Color,
     game_ply: u32,
     options: TimeOptions,
+    margin_ms: u64,
 }
 
 impl TimeContext {
     fn budget(&self, tc: &TimeControl) -> Option<TimeBudget> {
-        time::budget(tc, self.side, &self.options, self.game_ply)
+        time::budget(tc, self.side, &self.options, self.game_ply, self.margin_ms)
     }
 }
 
@@ -264,7 +282,9 @@ impl Searcher {
                 side: Color::Black,
                 game_ply: 1,
                 options: SearchOptions::default().time,
+                margin_ms: time::MIN_SAFETY_MARGIN_MS,
             },
+            lateness: Lateness::default(),
         }
     }
 
@@ -329,8 +349,12 @@ impl Searcher {
         self.stop();
         self.wait();
         let threads = options.threads.max(1);
-        self.time_context =
-            TimeContext { side: pos.side_to_move(), game_ply: pos.game_ply(), options: options.time };
+        self.time_context = TimeContext {
+            side: pos.side_to_move(),
+            game_ply: pos.game_ply(),
+            options: options.time,
+            margin_ms: self.lateness.margin_ms(),
+        };
         let budget = if limits.infinite { None } else { self.time_context.budget(&limits.time) };
         let shared = Arc::new(Shared::new(threads, received, budget));
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -370,6 +394,12 @@ impl Searcher {
             s.clock_start_ms.store(s.elapsed_ms(), Ordering::Relaxed);
             s.pondering.store(false, Ordering::Relaxed);
         }
+    }
+
+    /// Records that an answer due at its hard limit was written `late_ms` after it; the next
+    /// searches keep that much more time back.
+    pub fn record_lateness(&mut self, late_ms: u64) {
+        self.lateness.record(late_ms);
     }
 
     /// Waits for the running search (if any) to finish, keeping its histories.

@@ -128,6 +128,7 @@ impl<'a> Worker<'a> {
         }
         if let Some(b) = shared.budget() {
             if !shared.pondering.load(Ordering::Relaxed) && on_clock >= b.maximum.as_millis() as u64 {
+                shared.stopped_by_clock.store(true, Ordering::Relaxed);
                 shared.stop.store(true, Ordering::Relaxed);
             }
         }

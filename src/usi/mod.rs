@@ -42,6 +42,8 @@ pub struct Engine<W: Write> {
     events_rx: Receiver<SearchEvent>,
     /// The position of the running search, while a `go` still owes its `bestmove`.
     searching: Option<Position>,
+    /// When the running search's `go` was read.
+    go_received: Instant,
     /// Whether the running search was started with `go ponder` and not yet ponderhit.
     pondering: bool,
     /// Output of a background job (`go perft`, `bench`), which must not block the loop.
@@ -65,6 +67,7 @@ impl<W: Write> Engine<W> {
             events_tx,
             events_rx,
             searching: None,
+            go_received: Instant::now(),
             pondering: false,
             job_tx,
             job_rx,
@@ -242,7 +245,14 @@ impl<W: Write> Engine<W> {
             SearchEvent::Pv(p) => self.say(&info::pv_line(&p, show_multipv)),
             SearchEvent::Progress(p) => self.say(&info::progress_line(&p)),
             SearchEvent::Stats(s) => self.say(&info::stats_line(&s)),
-            SearchEvent::Done { best, ponder, .. } => self.answer(best, ponder),
+            SearchEvent::Done { best, ponder, deadline_ms, .. } => {
+                self.answer(best, ponder);
+                // Only a search that stopped at its hard limit tells how late answers land.
+                if let Some(deadline) = deadline_ms {
+                    let written = self.go_received.elapsed().as_millis() as u64;
+                    self.searcher.record_lateness(written.saturating_sub(deadline));
+                }
+            }
         }
     }
 
@@ -269,6 +279,10 @@ impl<W: Write> Engine<W> {
             }
         };
         self.say(&text);
+        log::debug!(
+            "{text} written {:.1} ms after its go was read",
+            self.go_received.elapsed().as_secs_f64() * 1e3
+        );
     }
 
     fn go(&mut self, mut limits: Limits, received: Instant) {
@@ -287,6 +301,7 @@ impl<W: Write> Engine<W> {
         self.apply_hash_size();
         self.pondering = limits.ponder;
         self.searching = Some(self.position.clone());
+        self.go_received = received;
         self.searcher.start(
             self.position.clone(),
             limits,
