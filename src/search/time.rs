@@ -63,6 +63,13 @@ pub const MIN_SAFETY_MARGIN_MS: u64 = 10;
 /// How many recent late answers the margin is learnt from.
 const LATENESS_WINDOW: usize = 16;
 
+/// The margin until a few answers have been measured: a fresh process is slower to answer
+/// (its memory is not yet touched), and one late first move loses the game.
+const COLD_START_MARGIN_MS: u64 = 30;
+
+/// Measured answers needed before the learnt margin replaces the cold-start one.
+const WARM_SAMPLES: usize = 4;
+
 /// How late our answers have landed on this machine. On a loaded machine the search thread may
 /// wait for a core just when it should stop, so the answer comes after the hard limit; the
 /// margin kept back from the next limits is the worst of the recent cases, so an engine that
@@ -85,7 +92,12 @@ impl Lateness {
     pub fn margin_ms(&self) -> u64 {
         let worst = self.recent.iter().copied().max().unwrap_or(0);
         // A few milliseconds on top: the lateness we cannot see (the GUI's side of the pipe).
-        MIN_SAFETY_MARGIN_MS.max(worst + 5)
+        let learnt = MIN_SAFETY_MARGIN_MS.max(worst + 5);
+        if self.recent.len() < WARM_SAMPLES {
+            learnt.max(COLD_START_MARGIN_MS)
+        } else {
+            learnt
+        }
     }
 }
 
@@ -269,8 +281,10 @@ mod tests {
     #[test]
     fn the_margin_is_the_worst_recent_lateness_and_forgets_old_cases() {
         let mut l = Lateness::default();
-        assert_eq!(l.margin_ms(), MIN_SAFETY_MARGIN_MS);
-        l.record(2);
+        assert_eq!(l.margin_ms(), COLD_START_MARGIN_MS);
+        for _ in 0..WARM_SAMPLES {
+            l.record(2);
+        }
         assert_eq!(l.margin_ms(), MIN_SAFETY_MARGIN_MS);
         l.record(40);
         assert_eq!(l.margin_ms(), 45);
