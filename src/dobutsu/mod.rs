@@ -12,12 +12,18 @@
 //! - [`perft()`]: leaf counts; a captured Lion ends the tree, a Try does not.
 //! - `sfen`: Fairy-Stockfish-compatible SFEN and USI move text.
 
+pub mod cli;
+pub mod index;
 pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod sfen;
+pub mod solve;
+pub mod table;
 
 pub use movegen::{legal_moves, MoveList};
 pub use perft::perft;
 pub use position::{Kind, Move, Position, Status};
 pub use sfen::{move_to_usi, parse_move, MoveError, SfenError, START_SFEN};
+pub use solve::{solve, SolveOptions, SolveStats};
+pub use table::{Table, Value};

@@ -261,6 +261,11 @@ impl Position {
         }
     }
 
+    /// Sets the ply number written in SFEN.
+    pub fn set_ply(&mut self, ply: u32) {
+        self.ply = ply;
+    }
+
     /// Sets the side to move.
     pub fn set_side_to_move(&mut self, side: Color) {
         self.side = side;

@@ -1,0 +1,164 @@
+//! The Dobutsu solver on small sub-games, checked against an independent enumeration and plain
+//! depth-limited minimax; the full game's published counts are an ignored test.
+
+use shomei::dobutsu::{legal_moves, solve, Position, SolveOptions, Status, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Tanaka's normal form as text: side to move made Black, then the smaller of the SFEN and its
+/// mirror's SFEN (independent of the engine's ranking function).
+fn normal_key(p: &Position) -> String {
+    let p = if p.side_to_move() == shomei::Color::White { p.rotated() } else { *p };
+    let mut a = p;
+    let mut b = p.mirrored();
+    a.set_ply(1);
+    b.set_ply(1);
+    a.to_sfen().min(b.to_sfen())
+}
+
+/// Breadth-first enumeration with a hash set: (reachable, catch, tried, other).
+fn brute_counts(root: &Position) -> (u64, u64, u64, u64) {
+    let mut seen = HashSet::new();
+    let mut stack = vec![*root];
+    seen.insert(normal_key(root));
+    let (mut catch, mut tried, mut other) = (0, 0, 0);
+    while let Some(p) = stack.pop() {
+        if p.can_catch() {
+            catch += 1;
+            continue;
+        }
+        if p.lost_to_try() {
+            tried += 1;
+            continue;
+        }
+        other += 1;
+        for &m in legal_moves(&p).iter() {
+            let c = p.play(m);
+            if seen.insert(normal_key(&c)) {
+                stack.push(c);
+            }
+        }
+    }
+    (catch + tried + other, catch, tried, other)
+}
+
+/// Plain minimax with memo: can the side to move force a win within `d` plies?
+struct Minimax {
+    win: HashMap<(Position, i32), bool>,
+    loss: HashMap<(Position, i32), bool>,
+}
+
+impl Minimax {
+    fn terminal(p: &Position) -> Option<bool> {
+        // Some(true): side to move has won (can catch); Some(false): it has lost.
+        match p.status() {
+            Status::CanCatch => Some(true),
+            Status::Lost => Some(false),
+            Status::Ongoing => None,
+        }
+    }
+
+    fn win_within(&mut self, p: &Position, d: i32) -> bool {
+        if d < 1 {
+            return false;
+        }
+        if let Some(t) = Self::terminal(p) {
+            return t;
+        }
+        let mut key = *p;
+        key.set_ply(1);
+        if let Some(&v) = self.win.get(&(key, d)) {
+            return v;
+        }
+        let v = legal_moves(p).iter().any(|&m| self.lost_within(&p.play(m), d - 1));
+        self.win.insert((key, d), v);
+        v
+    }
+
+    fn lost_within(&mut self, p: &Position, d: i32) -> bool {
+        if d < 0 {
+            return false;
+        }
+        if let Some(t) = Self::terminal(p) {
+            return !t;
+        }
+        let mut key = *p;
+        key.set_ply(1);
+        if let Some(&v) = self.loss.get(&(key, d)) {
+            return v;
+        }
+        let v = legal_moves(p).iter().all(|&m| self.win_within(&p.play(m), d - 1));
+        self.loss.insert((key, d), v);
+        v
+    }
+}
+
+fn check_sub_game(sfen: &str, depth: i32) -> usize {
+    let root = Position::from_sfen(sfen).unwrap();
+    let (table, stats) = solve(&root, SolveOptions { threads: 2, progress: false });
+    let (reachable, catch, tried, other) = brute_counts(&root);
+    assert_eq!(
+        (stats.reachable, stats.catch, stats.tried, stats.other),
+        (reachable, catch, tried, other),
+        "{sfen}"
+    );
+    assert_eq!(table.len() as u64, other);
+    assert_eq!(stats.wins + stats.losses + stats.draws, reachable);
+    let mut mm = Minimax { win: HashMap::new(), loss: HashMap::new() };
+    for (p, v) in table.positions() {
+        assert_eq!(table.probe(&p), Some(v));
+        assert_eq!(table.probe(&p.rotated()), Some(v), "rotation keeps the value");
+        assert_eq!(table.probe(&p.mirrored()), Some(v), "mirror keeps the value");
+        for d in 0..=depth {
+            let win = matches!(v, Value::Win(k) if k as i32 <= d);
+            let loss = matches!(v, Value::Loss(k) if k as i32 <= d);
+            assert_eq!(mm.win_within(&p, d), win, "{} at {d}: table {v:?}", p.to_sfen());
+            assert_eq!(mm.lost_within(&p, d), loss, "{} at {d}: table {v:?}", p.to_sfen());
+        }
+    }
+    table.len()
+}
+
+#[test]
+fn lions_and_chicks_agree_with_minimax() {
+    let n = check_sub_game("1l1/1c1/1C1/1L1 b - 1", 7);
+    assert!(n > 1000, "sub-game too small to mean much: {n}");
+}
+
+#[test]
+fn lions_and_giraffes_agree_with_minimax() {
+    let n = check_sub_game("l1g/3/3/G1L b - 1", 7);
+    assert!(n > 1000, "{n}");
+}
+
+#[test]
+fn lions_elephant_in_hand_agree_with_minimax() {
+    let n = check_sub_game("2l/1c1/3/L2 w E 1", 7);
+    assert!(n > 100, "{n}");
+}
+
+/// The full game from the start: every count Tanaka and later reproductions published.
+/// About 10 minutes and 5 GB; run with `cargo test --release -- --ignored full_solve`.
+#[test]
+#[ignore]
+fn full_solve_reproduces_published_counts() {
+    let (table, s) = solve(&Position::startpos(), SolveOptions { progress: true, ..Default::default() });
+    assert_eq!(s.reachable, 246_803_167);
+    assert_eq!(s.catch, 140_298_614);
+    assert_eq!(s.tried, 7_018_985);
+    assert_eq!(s.other, 99_485_568);
+    assert_eq!(s.wins, 196_773_087);
+    assert_eq!(s.losses, 47_347_380);
+    assert_eq!(s.draws, 2_682_700);
+    assert_eq!(s.longest_win(), 173);
+    assert_eq!(s.by_distance[1] - s.catch, 9_118_571);
+    assert_eq!(s.by_distance[2], 9_343_557);
+    assert_eq!(s.by_distance[3], 11_574_858);
+    let start = Position::startpos();
+    assert_eq!(table.probe(&start), Some(Value::Loss(78)));
+    for &m in legal_moves(&start).iter() {
+        let v = table.probe(&start.play(m)).unwrap();
+        let text = shomei::dobutsu::move_to_usi(m);
+        let want = if text == "2c2b" { Value::Win(75) } else { Value::Win(77) };
+        assert_eq!(v, want, "{text}");
+    }
+}
