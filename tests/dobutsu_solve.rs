@@ -115,7 +115,46 @@ fn check_sub_game(sfen: &str, depth: i32) -> usize {
             assert_eq!(mm.lost_within(&p, d), loss, "{} at {d}: table {v:?}", p.to_sfen());
         }
     }
+    check_search_against_table(&table);
     table.len()
+}
+
+/// Alpha-beta equals plain minimax, and every forced result it claims (or should see within
+/// its depth) agrees with the table, on a sample of the sub-game's positions.
+fn check_search_against_table(table: &shomei::dobutsu::Table) {
+    use shomei::dobutsu::play::{alphabeta, minimax, search, MATE, MATE_BOUND};
+    for (i, (p, v)) in table.positions().enumerate() {
+        if i % 97 != 0 {
+            continue;
+        }
+        for d in 1..=4u32 {
+            let s = alphabeta(&p, d, 0, -MATE - 1, MATE + 1);
+            if d <= 3 {
+                assert_eq!(s, minimax(&p, d, 0), "{} depth {d}", p.to_sfen());
+            }
+            match v {
+                Value::Win(k) if k <= d => assert_eq!(s, MATE - k as i32, "{} d{d}", p.to_sfen()),
+                Value::Loss(k) if k <= d => assert_eq!(s, -(MATE - k as i32), "{} d{d}", p.to_sfen()),
+                _ => {}
+            }
+            if s >= MATE_BOUND {
+                assert_eq!(v, Value::Win((MATE - s) as u32), "{} d{d}", p.to_sfen());
+            } else if s <= -MATE_BOUND {
+                assert_eq!(v, Value::Loss((MATE + s) as u32), "{} d{d}", p.to_sfen());
+            }
+        }
+        // The table's best move keeps the value, and the search finds a win of the same length.
+        if let Some((m, kept)) = table.best_move(&p) {
+            assert_eq!(kept, v);
+            assert_eq!(table.probe(&p.play(m)).map(Value::parent), Some(v));
+        }
+        if let Value::Win(k) = v {
+            if k <= 3 {
+                let (_, s) = search(&p, 3).unwrap();
+                assert_eq!(s, MATE - k as i32);
+            }
+        }
+    }
 }
 
 #[test]

@@ -101,9 +101,19 @@ pub const SIZE: u64 = LION_PAIRS * BODY;
 /// Squares Black's Lion may stand on in an indexed position (files 3 and 2, ranks b–d).
 const BLACK_LION_SQUARES: [usize; 6] = [3, 4, 6, 7, 9, 10];
 
-fn state_of(c: Cell) -> usize {
-    STATES.iter().position(|&s| s == c).expect("a non-Lion cell")
-}
+/// The ranking state of each cell value (Lions and unused values map to 255).
+const CELL_STATE: [u8; 16] = {
+    let mut t = [255u8; 16];
+    let mut s = 0;
+    while s < 9 {
+        t[STATES[s] as usize] = s as u8;
+        s += 1;
+    }
+    t
+};
+
+/// `MIRROR[sq]`: the square reflected left to right.
+const MIRROR: [usize; SQUARES] = [2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9];
 
 /// Index of a split `(black, white)` of up to `r` pieces between the hands.
 fn hand_split_rank(black: usize, white: usize) -> u64 {
@@ -117,11 +127,13 @@ fn hand_split_unrank(i: u64) -> (u8, u8) {
     SPLITS[i as usize]
 }
 
-/// The index of a Black-to-move position as it stands (no mirroring), or `None` when it is
-/// outside the index (Black's Lion on file 1 or rank a, a Lion missing, or too many pieces).
-fn rank_oriented(pos: &Position) -> Option<u64> {
-    let bl = pos.board.iter().position(|&c| c == cell(Kind::Lion, Color::Black))?;
-    let wl = pos.board.iter().position(|&c| c == cell(Kind::Lion, Color::White))?;
+/// The index of a Black-to-move position with Black's Lion on `bl` and White's on `wl`, read
+/// as it stands (`mirror == false`) or reflected left to right; `None` when it is outside the
+/// index (Black's Lion on file 1 or rank a after reflection, or too many pieces of a kind).
+#[inline]
+fn rank_oriented(pos: &Position, bl: usize, wl: usize, mirror: bool) -> Option<u64> {
+    let at = |sq: usize| if mirror { MIRROR[sq] } else { sq };
+    let (bl, wl) = (at(bl), at(wl));
     let bi = BLACK_LION_SQUARES.iter().position(|&s| s == bl)?;
     let wi = if wl > bl { wl - 1 } else { wl };
     let pair = (bi * 11 + wi) as u64;
@@ -132,7 +144,10 @@ fn rank_oriented(pos: &Position) -> Option<u64> {
         if sq == bl || sq == wl {
             continue;
         }
-        let s = state_of(pos.board[sq]);
+        let s = CELL_STATE[pos.board[at(sq)] as usize] as usize;
+        if s == 255 {
+            return None;
+        }
         body += TABLES.offset[n][budget_index(budget)][s] as u64;
         let k = STATE_KIND[s];
         if k < 3 {
@@ -151,6 +166,31 @@ fn rank_oriented(pos: &Position) -> Option<u64> {
     Some(pair * BODY + body + hand)
 }
 
+/// The index of a Black-to-move position, mirror-normalised; `None` outside the index.
+#[inline]
+pub fn index_of_normalised(p: &Position) -> Option<u64> {
+    let (mut bl, mut wl) = (usize::MAX, usize::MAX);
+    for (sq, &c) in p.board.iter().enumerate() {
+        if c == cell(Kind::Lion, Color::Black) {
+            bl = sq;
+        } else if c == cell(Kind::Lion, Color::White) {
+            wl = sq;
+        }
+    }
+    if bl == usize::MAX || wl == usize::MAX || rank_of(bl) == 0 {
+        return None;
+    }
+    match col_of(bl) {
+        0 => rank_oriented(p, bl, wl, false),
+        2 => rank_oriented(p, bl, wl, true),
+        _ => {
+            let a = rank_oriented(p, bl, wl, false)?;
+            let b = rank_oriented(p, bl, wl, true)?;
+            Some(a.min(b))
+        }
+    }
+}
+
 /// The side-to-move-normalised copy of `pos` (Black to move).
 #[inline]
 pub fn normalised(pos: &Position) -> Position {
@@ -164,20 +204,7 @@ pub fn normalised(pos: &Position) -> Position {
 /// The index of a position, normalised by side to move and mirror; `None` for positions
 /// outside the index (a Lion missing, or the mover's own Lion already on its far rank).
 pub fn index_of(pos: &Position) -> Option<u64> {
-    let p = normalised(pos);
-    let bl = p.lion(Color::Black)?;
-    if rank_of(bl) == 0 {
-        return None;
-    }
-    match col_of(bl) {
-        0 => rank_oriented(&p),
-        2 => rank_oriented(&p.mirrored()),
-        _ => {
-            let a = rank_oriented(&p)?;
-            let b = rank_oriented(&p.mirrored())?;
-            Some(a.min(b))
-        }
-    }
+    index_of_normalised(&normalised(pos))
 }
 
 /// The Black-to-move position of an index (`index < SIZE`).
@@ -227,6 +254,10 @@ pub fn position_of(index: u64) -> Position {
 mod tests {
     use super::*;
 
+    fn oriented(p: &Position) -> Option<u64> {
+        rank_oriented(p, p.lion(Color::Black)?, p.lion(Color::White)?, false)
+    }
+
     #[test]
     fn sizes() {
         assert_eq!(BODY, 17_269_416);
@@ -239,14 +270,14 @@ mod tests {
         let mut i = 0u64;
         while i < SIZE {
             let p = position_of(i);
-            assert_eq!(rank_oriented(&p), Some(i), "{}", p.to_sfen());
+            assert_eq!(oriented(&p), Some(i), "{}", p.to_sfen());
             let canon = index_of(&p).unwrap();
             assert!(canon <= i);
             assert_eq!(index_of(&p.mirrored()), Some(canon));
             assert_eq!(index_of(&p.rotated()), Some(canon));
             i += 999_983;
         }
-        assert_eq!(rank_oriented(&position_of(SIZE - 1)), Some(SIZE - 1));
-        assert_eq!(rank_oriented(&position_of(0)), Some(0));
+        assert_eq!(oriented(&position_of(SIZE - 1)), Some(SIZE - 1));
+        assert_eq!(oriented(&position_of(0)), Some(0));
     }
 }

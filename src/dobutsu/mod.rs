@@ -16,6 +16,7 @@ pub mod cli;
 pub mod index;
 pub mod movegen;
 pub mod perft;
+pub mod play;
 pub mod position;
 pub mod sfen;
 pub mod solve;

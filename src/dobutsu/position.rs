@@ -290,6 +290,27 @@ impl Position {
         mask
     }
 
+    /// `(can_catch, lost_to_try)` in one pass over the board (see those two methods).
+    #[inline]
+    pub fn catch_and_try(&self) -> (bool, bool) {
+        let us_white = self.side == Color::White;
+        let their_lion = cell(Kind::Lion, !self.side);
+        let mut attacks = 0u16;
+        let mut lion = usize::MAX;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c == their_lion {
+                lion = sq;
+            } else if c != 0 && (c & WHITE_BIT != 0) == us_white {
+                attacks |= STEPS[c as usize][sq];
+            }
+        }
+        if lion == usize::MAX {
+            return (false, false);
+        }
+        let caught = attacks & (1 << lion) != 0;
+        (caught, !caught && rank_of(lion) == far_rank(!self.side))
+    }
+
     /// Whether the side to move can capture the opposing Lion right now.
     #[inline]
     pub fn can_catch(&self) -> bool {

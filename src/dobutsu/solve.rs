@@ -16,7 +16,7 @@
 //!
 //! Both phases run on all cores with `std::thread::scope`; shared state is atomics only.
 
-use super::index::{index_of, position_of, SIZE};
+use super::index::{index_of, index_of_normalised, position_of, SIZE};
 use super::movegen::legal_moves;
 use super::position::Position;
 use super::table::Table;
@@ -82,7 +82,10 @@ impl AtomicBitmap {
     #[inline]
     fn insert(&self, i: u64) -> bool {
         let mask = 1u64 << (i % 64);
-        self.0[(i / 64) as usize].fetch_or(mask, Relaxed) & mask == 0
+        let word = &self.0[(i / 64) as usize];
+        // A plain load first: most lookups find the bit set, and loads can overlap where the
+        // locked read-modify-write cannot.
+        word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0
     }
 
     fn into_words(self) -> Vec<u64> {
@@ -103,12 +106,10 @@ enum Child {
 
 #[inline]
 fn classify(c: &Position) -> Child {
-    if c.can_catch() {
-        Child::Catch
-    } else if c.lost_to_try() {
-        Child::Tried
-    } else {
-        Child::Inner
+    match c.catch_and_try() {
+        (true, _) => Child::Catch,
+        (false, true) => Child::Tried,
+        _ => Child::Inner,
     }
 }
 
@@ -208,7 +209,7 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
                     let p = position_of(i as u64);
                     for c in children(&p) {
                         f.edges += 1;
-                        let ci = index_of(&c).expect("children of expanded positions are indexed");
+                        let ci = index_of_normalised(&c).expect("children of expanded positions are indexed");
                         if !seen.insert(ci) {
                             continue;
                         }
@@ -304,7 +305,7 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
                 Child::Tried => return Err(byte(1)),
                 Child::Catch => {}
                 Child::Inner => {
-                    let ci = index_of(&c).expect("indexed");
+                    let ci = index_of_normalised(&c).expect("indexed");
                     ids.push(table.id(ci).expect("children of reachable positions are reachable") as u32);
                 }
             }
