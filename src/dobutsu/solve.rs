@@ -5,9 +5,11 @@
 //! expanded, and so is a position lost to a safe Try (0 plies). Everything else is expanded,
 //! breadth first, with a shared bitmap over the index space marking what has been seen.
 //!
-//! Retrograde analysis works on the non-terminal positions only: each gets a dense id (its rank
-//! in the bitmap), a count of its non-terminal children, and a list of its non-terminal parents
-//! (built by generating every move twice: once to count, once to fill). Values are then settled
+//! Moves are generated once, during the enumeration, which also records for each expanded
+//! position the indices of its non-terminal children. Retrograde analysis then works on the
+//! non-terminal positions only: each gets a dense id (its rank in the bitmap), a count of its
+//! non-terminal children, and a list of its non-terminal parents (the recorded edges turned
+//! around). Values are then settled
 //! level by level: level `d` holds the positions whose game ends in `d` plies. A position with a
 //! Try move is won in 1; one whose every move lets the Lion be caught is lost in 2; one with no
 //! move is lost in 0. A position lost in `d` makes every parent a win in `d + 1`; a position won
@@ -164,7 +166,27 @@ fn parallel<R: Send>(
     })
 }
 
-/// Per-thread enumeration counts.
+/// The game graph recorded during enumeration, in expansion order: for each expanded
+/// (non-terminal) position its index, its settled byte (0 when open, see `settle`) and, for an
+/// open one, the indices of its non-terminal children.
+#[derive(Default)]
+struct Graph {
+    parents: Vec<u32>,
+    settled: Vec<u8>,
+    nkids: Vec<u8>,
+    kids: Vec<u32>,
+}
+
+impl Graph {
+    fn append(&mut self, other: &mut Graph) {
+        self.parents.append(&mut other.parents);
+        self.settled.append(&mut other.settled);
+        self.nkids.append(&mut other.nkids);
+        self.kids.append(&mut other.kids);
+    }
+}
+
+/// Per-thread enumeration results.
 #[derive(Default)]
 struct Found {
     catch: u64,
@@ -172,20 +194,35 @@ struct Found {
     other: u64,
     edges: u64,
     next: Vec<u32>,
+    graph: Graph,
 }
 
-/// Enumerates the positions reachable from `root`; returns the bitmap of the non-terminal ones
-/// and the counts (reachable, catch, tried, other, edges).
-fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
+/// The byte a position is settled with from its children alone: a Try wins in 1; no move
+/// loses in 0; only moves into capture lose in 2; 0 when the non-terminal children decide.
+fn settle(any_move: bool, any_try: bool, inner_children: usize) -> u8 {
+    if any_try {
+        byte(1)
+    } else if !any_move {
+        byte(0)
+    } else if inner_children == 0 {
+        byte(2)
+    } else {
+        0
+    }
+}
+
+/// Enumerates the positions reachable from `root`; returns the bitmap of the non-terminal ones,
+/// the graph between them, and the counts (reachable, catch, tried, other, edges).
+fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, Graph, SolveStats) {
     let seen = AtomicBitmap::new(SIZE);
     let inner = AtomicBitmap::new(SIZE);
     let mut stats = SolveStats::default();
+    let mut graph = Graph::default();
     let root = super::index::normalised(root);
     let Some(ri) = index_of(&root) else {
-        return (inner.into_words(), stats);
+        return (inner.into_words(), graph, stats);
     };
     seen.insert(ri);
-    stats.reachable = 1;
     let mut frontier = Vec::new();
     match classify(&root) {
         Child::Catch => stats.catch += 1,
@@ -196,6 +233,7 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
             frontier.push(ri as u32);
         }
     }
+    stats.reachable = 1;
     let start = Instant::now();
     let mut ply = 0;
     while !frontier.is_empty() {
@@ -205,15 +243,25 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
             opts.threads,
             None,
             |range, f: &mut Found| {
+                let mut kids = Vec::new();
                 for &i in &frontier[range] {
                     let p = position_of(i as u64);
+                    let (mut any_move, mut any_try) = (false, false);
+                    kids.clear();
                     for c in children(&p) {
+                        any_move = true;
                         f.edges += 1;
                         let ci = index_of_normalised(&c).expect("children of expanded positions are indexed");
+                        let kind = classify(&c);
+                        match kind {
+                            Child::Tried => any_try = true,
+                            Child::Inner => kids.push(ci as u32),
+                            Child::Catch => {}
+                        }
                         if !seen.insert(ci) {
                             continue;
                         }
-                        match classify(&c) {
+                        match kind {
                             Child::Catch => f.catch += 1,
                             Child::Tried => f.tried += 1,
                             Child::Inner => {
@@ -223,17 +271,27 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
                             }
                         }
                     }
+                    let settled = settle(any_move, any_try, kids.len());
+                    f.graph.parents.push(i);
+                    f.graph.settled.push(settled);
+                    if settled == 0 {
+                        f.graph.nkids.push(u8::try_from(kids.len()).expect("fewer than 256 moves"));
+                        f.graph.kids.extend_from_slice(&kids);
+                    } else {
+                        f.graph.nkids.push(0);
+                    }
                 }
             },
             Found::default,
         );
         frontier = Vec::new();
-        for f in results {
+        for mut f in results {
             stats.catch += f.catch;
             stats.tried += f.tried;
             stats.other += f.other;
             stats.edges += f.edges;
             frontier.extend_from_slice(&f.next);
+            graph.append(&mut f.graph);
         }
         ply += 1;
         stats.reachable = stats.catch + stats.tried + stats.other;
@@ -246,7 +304,7 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, SolveStats) {
             );
         }
     }
-    (inner.into_words(), stats)
+    (inner.into_words(), graph, stats)
 }
 
 /// The stored byte for a game ending in `d` plies.
@@ -261,83 +319,72 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
     if opts.progress {
         eprintln!("dobutsu solve: enumerating reachable positions ({} threads)", opts.threads);
     }
-    let (bits, mut stats) = enumerate(root, opts);
+    let (bits, mut graph, mut stats) = enumerate(root, opts);
     if opts.progress {
         eprintln!(
-            "enumerated {} positions: {} catch, {} tried, {} other, {} edges ({:.1} s)",
+            "enumerated {} positions: {} catch, {} tried, {} other, {} edges, {} kept ({:.1} s)",
             stats.reachable,
             stats.catch,
             stats.tried,
             stats.other,
             stats.edges,
+            graph.kids.len(),
             t0.elapsed().as_secs_f64()
         );
     }
     // Dense ids: the rank of each held index in the bitmap.
     let table = Table::new(bits, vec![0; stats.other as usize]);
     let m = table.len();
-    let words = table.bits.len();
     let cnt: Vec<AtomicU8> = (0..m).map(|_| AtomicU8::new(0)).collect();
     let val: Vec<AtomicU8> = (0..m).map(|_| AtomicU8::new(0)).collect();
     let fill: Vec<AtomicU32> = (0..m + 1).map(|_| AtomicU32::new(0)).collect();
 
-    // Visits each held position of word range `range` as (id, position).
-    let visit = |range: std::ops::Range<usize>, f: &mut dyn FnMut(usize, &Position)| {
-        for w in range {
-            let mut word = table.bits[w];
-            let mut id = table.rank[w] as usize;
-            while word != 0 {
-                let b = word.trailing_zeros() as u64;
-                word &= word - 1;
-                f(id, &position_of(w as u64 * 64 + b));
-                id += 1;
-            }
+    // Work units of the recorded graph: runs of parents with the matching runs of children,
+    // as disjoint mutable slices so that indices can be turned into dense ids in place.
+    const RUN: usize = 4096;
+    let mut units = Vec::new();
+    {
+        let (mut parents, mut kids): (&mut [u32], &mut [u32]) = (&mut graph.parents, &mut graph.kids);
+        let (mut settled, mut nkids): (&[u8], &[u8]) = (&graph.settled, &graph.nkids);
+        while !parents.is_empty() {
+            let n = RUN.min(parents.len());
+            let k: usize = nkids[..n].iter().map(|&x| x as usize).sum();
+            let (p0, p1) = std::mem::take(&mut parents).split_at_mut(n);
+            let (k0, k1) = std::mem::take(&mut kids).split_at_mut(k);
+            units.push((p0, settled.split_at(n).0, nkids.split_at(n).0, k0));
+            parents = p1;
+            kids = k1;
+            settled = &settled[n..];
+            nkids = &nkids[n..];
         }
-    };
-    // The ids of a position's non-terminal children, or `None` when the position is settled
-    // without them (a Try wins; no move, or only moves into capture, loses).
-    let inner_children = |p: &Position, ids: &mut Vec<u32>| -> Result<(), u8> {
-        ids.clear();
-        let mut any = false;
-        for c in children(p) {
-            any = true;
-            match classify(&c) {
-                Child::Tried => return Err(byte(1)),
-                Child::Catch => {}
-                Child::Inner => {
-                    let ci = index_of_normalised(&c).expect("indexed");
-                    ids.push(table.id(ci).expect("children of reachable positions are reachable") as u32);
-                }
-            }
-        }
-        match (any, ids.is_empty()) {
-            (false, _) => Err(byte(0)),
-            (true, true) => Err(byte(2)),
-            _ => Ok(()),
-        }
-    };
-
-    if opts.progress {
-        eprintln!("retrograde: counting children and parents");
     }
-    parallel(
-        words,
-        4096,
-        opts.threads,
-        opts.progress.then_some("count"),
-        |range, ids: &mut Vec<u32>| {
-            visit(range, &mut |id, p| match inner_children(p, ids) {
-                Err(b) => val[id].store(b, Relaxed),
-                Ok(()) => {
-                    cnt[id].store(ids.len() as u8, Relaxed);
-                    for &c in ids.iter() {
-                        fill[c as usize].fetch_add(1, Relaxed);
+    if opts.progress {
+        eprintln!("retrograde: dense ids and parent counts");
+    }
+    let queue = Mutex::new(units.iter_mut());
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads.max(1) {
+            s.spawn(|| loop {
+                let Some((parents, settled, nkids, kids)) = queue.lock().expect("no poisoned lock").next()
+                else {
+                    break;
+                };
+                let mut k = 0;
+                for j in 0..parents.len() {
+                    let pid = table.id(parents[j] as u64).expect("expanded positions are held");
+                    parents[j] = pid as u32;
+                    val[pid].store(settled[j], Relaxed);
+                    cnt[pid].store(nkids[j], Relaxed);
+                    for kid in &mut kids[k..k + nkids[j] as usize] {
+                        let cid = table.id(*kid as u64).expect("children of reachable positions are held");
+                        *kid = cid as u32;
+                        fill[cid].fetch_add(1, Relaxed);
                     }
+                    k += nkids[j] as usize;
                 }
-            })
-        },
-        Vec::new,
-    );
+            });
+        }
+    });
     // Prefix sums: parents of id `c` go to `rev[start[c]..start[c + 1]]`.
     let mut start = Vec::with_capacity(m + 1);
     let mut acc = 0u64;
@@ -350,23 +397,26 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
     if opts.progress {
         eprintln!("retrograde: {acc} parent links ({:.1} s); filling", t0.elapsed().as_secs_f64());
     }
-    parallel(
-        words,
-        4096,
-        opts.threads,
-        opts.progress.then_some("fill"),
-        |range, ids: &mut Vec<u32>| {
-            visit(range, &mut |id, p| {
-                if inner_children(p, ids).is_ok() {
-                    for &c in ids.iter() {
-                        let slot = fill[c as usize].fetch_add(1, Relaxed);
-                        rev[slot as usize].store(id as u32, Relaxed);
+    let queue = Mutex::new(units.iter());
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads.max(1) {
+            s.spawn(|| loop {
+                let Some((parents, _, nkids, kids)) = queue.lock().expect("no poisoned lock").next() else {
+                    break;
+                };
+                let mut k = 0;
+                for j in 0..parents.len() {
+                    for &cid in &kids[k..k + nkids[j] as usize] {
+                        let slot = fill[cid as usize].fetch_add(1, Relaxed);
+                        rev[slot as usize].store(parents[j], Relaxed);
                     }
+                    k += nkids[j] as usize;
                 }
-            })
-        },
-        Vec::new,
-    );
+            });
+        }
+    });
+    drop(units);
+    drop(graph);
     drop(fill);
 
     // Level-by-level propagation.
