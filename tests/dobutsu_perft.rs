@@ -219,3 +219,12 @@ fn divide_sums_to_perft() {
     assert_eq!(rows.len(), 4);
     assert_eq!(total, START_COUNTS[3]);
 }
+
+/// Fairy-Stockfish ends the game at a successful Try; its published count from the start.
+#[test]
+fn try_ending_the_game_matches_fairy_stockfish() {
+    use shomei::dobutsu::perft::perft_try_ends;
+    let pos = Position::startpos();
+    assert_eq!(perft_try_ends(&pos, 5), 8_122, "no Try is possible within 5 plies");
+    assert_eq!(perft_try_ends(&pos, 6), 71_677);
+}

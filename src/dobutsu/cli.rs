@@ -1,7 +1,7 @@
 //! `shomei dobutsu …`: one-shot commands for the Dobutsu solver and rules.
 //!
 //! - `shomei dobutsu solve [--out FILE] [--threads N]`: solve from the start, print the counts,
-//!   write the table (default `dobutsu.tbl` in the current directory).
+//!   write the table (default `table::default_path()`, else `dobutsu.tbl` here).
 //! - `shomei dobutsu perft DEPTH [SFEN]`: per-move leaf counts.
 //! - `shomei dobutsu probe FILE [SFEN]`: a position's value and best move from a table.
 
@@ -41,7 +41,7 @@ fn position_arg(args: &[String]) -> Result<Position, String> {
 }
 
 fn solve_command(args: &[String]) -> Result<(), String> {
-    let mut out = PathBuf::from("dobutsu.tbl");
+    let mut out = super::table::default_path().unwrap_or_else(|| PathBuf::from("dobutsu.tbl"));
     let mut opts = SolveOptions { progress: true, ..Default::default() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -76,6 +76,9 @@ fn solve_command(args: &[String]) -> Result<(), String> {
     for &m in super::legal_moves(&root).iter() {
         println!("start {} -> {:?}", move_to_usi(m), table.probe(&root.play(m)));
     }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
     table.save(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     println!("table {} ({} bytes)", out.display(), size);
@@ -96,7 +99,9 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 
 fn probe_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or(USAGE)?;
+    let start = Instant::now();
     let table = Table::load(path.as_ref()).map_err(|e| format!("cannot load {path}: {e}"))?;
+    eprintln!("loaded {path} in {:.1} s", start.elapsed().as_secs_f64());
     let pos = position_arg(&args[1..])?;
     println!("{pos}");
     println!("value {:?}", table.probe(&pos));

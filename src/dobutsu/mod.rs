@@ -7,10 +7,21 @@
 //! rank and cannot be captured on the next move. A side with no legal move loses. Repetition is
 //! not counted here: a position that perfect play never resolves is a draw.
 //!
-//! - [`Position`]: the board, copy-make (`play`), and [`Status`] (catch / try / no-move).
-//! - [`legal_moves`]: every legal move (moving into capture included).
-//! - [`perft()`]: leaf counts; a captured Lion ends the tree, a Try does not.
-//! - `sfen`: Fairy-Stockfish-compatible SFEN and USI move text.
+//! The API, for the protocol layer and tools:
+//! - [`Position`]: `startpos`, `from_sfen` / `to_sfen` (Fairy-Stockfish's SFEN, errors as
+//!   [`SfenError`]), `play(Move) -> Position` (copy-make), `status() -> Status` (`Ongoing`,
+//!   `CanCatch` = won in 1, `Lost` = Lion captured, safe Try against, or no move).
+//! - [`legal_moves`] (every legal move, moving into capture included), [`parse_move`] /
+//!   [`move_to_usi`] (`2c2b`, `2b2a+`, `C*2b`; errors as [`MoveError`]).
+//! - [`perft()`] and `perft::divide` (Tanaka's rules: the tree ends only when a Lion is
+//!   captured), `perft::perft_try_ends` (a Try ends it too, as in Fairy-Stockfish).
+//! - [`solve()`] → ([`Table`], [`SolveStats`]): enumeration and retrograde analysis from any
+//!   root; `Table::save` / `Table::load`; `Table::probe(&Position) -> Option<Value>` (exact
+//!   value and distance in plies for the side to move, `None` where the table does not reach);
+//!   `Table::best_move` (fastest win, else a draw, else the slowest loss).
+//! - [`play::choose_move`]: the table's move when it covers the position, else an alpha-beta
+//!   search to a given depth, with the [`play::Outcome`] it is based on.
+//! - `cli::run`: the `shomei dobutsu solve|perft|probe` command line.
 
 pub mod cli;
 pub mod index;
@@ -24,6 +35,7 @@ pub mod table;
 
 pub use movegen::{legal_moves, MoveList};
 pub use perft::perft;
+pub use play::{choose_move, Outcome};
 pub use position::{Kind, Move, Position, Status};
 pub use sfen::{move_to_usi, parse_move, MoveError, SfenError, START_SFEN};
 pub use solve::{solve, SolveOptions, SolveStats};

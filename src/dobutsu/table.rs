@@ -191,6 +191,16 @@ impl Table {
     }
 }
 
+/// Where the table lives by default: `$XDG_CACHE_HOME/shomei/dobutsu.tbl`, else
+/// `$HOME/.cache/shomei/dobutsu.tbl`; `None` when neither variable is set.
+pub fn default_path() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))?;
+    Some(base.join("shomei").join("dobutsu.tbl"))
+}
+
 /// The value of a terminal position (or one won by capturing the Lion), `None` otherwise.
 pub fn terminal_value(pos: &Position) -> Option<Value> {
     match pos.status() {
