@@ -201,3 +201,49 @@ fn full_solve_reproduces_published_counts() {
         assert_eq!(v, want, "{text}");
     }
 }
+
+#[test]
+fn table_file_round_trips_and_drives_move_choice() {
+    use shomei::dobutsu::{choose_move, Outcome, Table};
+    let root = Position::from_sfen("1l1/1c1/1C1/1L1 b - 1").unwrap();
+    let (table, _) = solve(&root, SolveOptions { threads: 2, progress: false });
+    let path = std::env::temp_dir().join(format!("shomei-dobutsu-test-{}.tbl", std::process::id()));
+    table.save(&path).unwrap();
+    let loaded = Table::load(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(loaded.len(), table.len());
+    for (p, v) in table.positions().step_by(13) {
+        assert_eq!(loaded.probe(&p), Some(v));
+    }
+    // With the table the choice is exact and keeps the value; without it, the search.
+    let (m, outcome) = choose_move(&root, Some(&loaded), 4).unwrap();
+    let v = loaded.probe(&root).unwrap();
+    assert_eq!(outcome, Outcome::Exact(v));
+    assert_eq!(loaded.probe(&root.play(m)).map(Value::parent), Some(v));
+    assert!(matches!(choose_move(&root, None, 3), Some((_, Outcome::Search { depth: 3, .. }))));
+    // A start-position query outside this sub-game's table falls back to search.
+    let start = Position::startpos();
+    assert_eq!(loaded.probe(&start), None);
+    assert!(matches!(choose_move(&start, Some(&loaded), 2), Some((_, Outcome::Search { .. }))));
+    // A file that is not a table is refused.
+    let junk = std::env::temp_dir().join(format!("shomei-dobutsu-junk-{}.tbl", std::process::id()));
+    std::fs::write(&junk, b"not a table at all, just some bytes").unwrap();
+    assert!(Table::load(&junk).is_err());
+    std::fs::remove_file(&junk).ok();
+}
+
+#[test]
+fn search_without_table_takes_a_safe_try_and_a_lion() {
+    use shomei::dobutsu::play::{search, MATE};
+    use shomei::dobutsu::{move_to_usi, parse_move};
+    // Black's Lion on 3b can step to 3a, which nothing of White's attacks: a win in 1.
+    let p = Position::from_sfen("2g/L2/2l/3 b - 1").unwrap();
+    let (m, s) = search(&p, 4).unwrap();
+    assert_eq!(move_to_usi(m), "3b3a");
+    assert_eq!(s, MATE - 1);
+    // White's Lion next to Black's giraffe: capture it.
+    let q = Position::from_sfen("3/1l1/1G1/1L1 b - 1").unwrap();
+    let (m, s) = search(&q, 3).unwrap();
+    assert_eq!(m, parse_move(&q, "2c2b").unwrap());
+    assert_eq!(s, MATE - 1);
+}
