@@ -123,18 +123,15 @@ fn children(p: &Position) -> impl Iterator<Item = Position> + '_ {
 }
 
 /// Runs `work(range)` over `0..n` in chunks of `chunk` on `threads` threads; returns each
-/// thread's result. Prints a progress line every 5% when `label` is given.
+/// thread's result.
 fn parallel<R: Send>(
     n: usize,
     chunk: usize,
     threads: usize,
-    label: Option<&str>,
     work: impl Fn(std::ops::Range<usize>, &mut R) + Sync,
     init: impl Fn() -> R + Sync,
 ) -> Vec<R> {
     let next = AtomicUsize::new(0);
-    let shown = AtomicUsize::new(0);
-    let start = Instant::now();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {
@@ -147,16 +144,6 @@ fn parallel<R: Send>(
                         }
                         let hi = (lo + chunk).min(n);
                         work(lo..hi, &mut acc);
-                        if let Some(label) = label {
-                            let pct = hi * 20 / n.max(1);
-                            if pct > shown.fetch_max(pct, Relaxed) {
-                                eprintln!(
-                                    "  {label}: {:3}% ({:.1} s)",
-                                    pct * 5,
-                                    start.elapsed().as_secs_f64()
-                                );
-                            }
-                        }
                     }
                     acc
                 })
@@ -183,6 +170,25 @@ impl Graph {
         self.settled.append(&mut other.settled);
         self.nkids.append(&mut other.nkids);
         self.kids.append(&mut other.kids);
+    }
+}
+
+/// Counts finished work units and prints a line at every tenth when enabled.
+struct Progress<'a> {
+    label: &'a str,
+    total: usize,
+    done: AtomicUsize,
+    on: bool,
+    start: Instant,
+}
+
+impl Progress<'_> {
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Relaxed) + 1;
+        if self.on && done * 10 / self.total.max(1) > (done - 1) * 10 / self.total.max(1) {
+            let pct = done * 100 / self.total.max(1);
+            eprintln!("  {}: {pct:3}% ({:.1} s)", self.label, self.start.elapsed().as_secs_f64());
+        }
     }
 }
 
@@ -241,7 +247,6 @@ fn enumerate(root: &Position, opts: SolveOptions) -> (Vec<u64>, Graph, SolveStat
             frontier.len(),
             1024,
             opts.threads,
-            None,
             |range, f: &mut Found| {
                 let mut kids = Vec::new();
                 for &i in &frontier[range] {
@@ -361,6 +366,13 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
     if opts.progress {
         eprintln!("retrograde: dense ids and parent counts");
     }
+    let progress = Progress {
+        label: "dense ids",
+        total: units.len(),
+        done: AtomicUsize::new(0),
+        on: opts.progress,
+        start: Instant::now(),
+    };
     let queue = Mutex::new(units.iter_mut());
     std::thread::scope(|s| {
         for _ in 0..opts.threads.max(1) {
@@ -382,6 +394,7 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
                     }
                     k += nkids[j] as usize;
                 }
+                progress.tick();
             });
         }
     });
@@ -397,6 +410,7 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
     if opts.progress {
         eprintln!("retrograde: {acc} parent links ({:.1} s); filling", t0.elapsed().as_secs_f64());
     }
+    let progress = Progress { label: "fill", done: AtomicUsize::new(0), start: Instant::now(), ..progress };
     let queue = Mutex::new(units.iter());
     std::thread::scope(|s| {
         for _ in 0..opts.threads.max(1) {
@@ -412,6 +426,7 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
                     }
                     k += nkids[j] as usize;
                 }
+                progress.tick();
             });
         }
     });
@@ -439,7 +454,6 @@ pub fn solve(root: &Position, opts: SolveOptions) -> (Table, SolveStats) {
             list.len(),
             4096,
             opts.threads,
-            None,
             |range, local: &mut Vec<u32>| {
                 for &c in &list[range] {
                     let (lo, hi) = (start[c as usize] as usize, start[c as usize + 1] as usize);
