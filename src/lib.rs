@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod dobutsu;
 pub mod eval;
 pub mod mate;
 pub mod search;

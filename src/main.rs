@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
         Some("bench") => {
             print!("{}", shomei::bench::run(&shomei::bench::BenchConfig::from_args(&args[1..])));
             ExitCode::SUCCESS

@@ -1,0 +1,98 @@
+//! Legal move generation. Every pseudo-legal move is legal in Dobutsu: moving into capture is
+//! allowed, and drops may go on any empty square. A position whose Lion has been captured has
+//! no moves.
+
+use super::position::{cell_piece, far_rank, rank_of, Kind, Move, Position, SQUARES, STEPS, WHITE_BIT};
+use crate::types::Color;
+
+/// Upper bound on legal moves in any position (36 board moves plus at most 33 drops).
+pub const MAX_MOVES: usize = 96;
+
+/// A fixed-capacity list of moves.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move { from: 0, to: 0, kind: Kind::Chick, promote: false }; MAX_MOVES], len: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no moves.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Every legal move of the side to move: board moves first (by origin square), then drops.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    let us = pos.side;
+    if pos.lion(us).is_none() || pos.lion(!us).is_none() {
+        return list;
+    }
+    let white = us == Color::White;
+    let mut own = 0u16;
+    for (sq, &c) in pos.board.iter().enumerate() {
+        if c != 0 && (c & WHITE_BIT != 0) == white {
+            own |= 1 << sq;
+        }
+    }
+    for (from, &c) in pos.board.iter().enumerate() {
+        if own & (1 << from) == 0 {
+            continue;
+        }
+        let mut targets = STEPS[c as usize][from] & !own;
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let (_, kind) = cell_piece(c).expect("own square holds a piece");
+            let promote = kind == Kind::Chick && rank_of(to) == far_rank(us);
+            list.push(Move { from: from as u8, to: to as u8, kind, promote });
+        }
+    }
+    for kind in Kind::HAND {
+        if pos.hand_count(us, kind) == 0 {
+            continue;
+        }
+        for to in 0..SQUARES {
+            if pos.board[to] == 0 {
+                list.push(Move { from: Move::DROP, to: to as u8, kind, promote: false });
+            }
+        }
+    }
+    list
+}

@@ -1,0 +1,150 @@
+//! Choosing a move: exact from a solved table when one covers the position, otherwise by a
+//! depth-limited alpha-beta search on the same rules.
+//!
+//! Search scores are from the side to move's point of view: `MATE - d` for a win that ends the
+//! game in `d` plies, `-(MATE - d)` for a loss in `d` plies, material and Lion advance otherwise.
+
+use super::movegen::legal_moves;
+use super::position::{Kind, Move, Position, Status};
+use super::table::{Table, Value};
+use crate::types::Color;
+
+/// The score of a game that is won now; a win in `d` plies scores `MATE - d`.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this magnitude are forced results.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
+/// Why a move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// From the solved table: the exact value kept by the move, for the side to move.
+    Exact(Value),
+    /// From the search, at `depth` plies: a score as described in the module docs.
+    Search { score: i32, depth: u32 },
+}
+
+/// A heuristic score for the side to move: material (in hand counts a little more) and how far
+/// each Lion has advanced.
+pub fn evaluate(pos: &Position) -> i32 {
+    let mut score = 0;
+    for sq in 0..12 {
+        if let Some((color, kind)) = pos.piece_at(sq) {
+            let v = match kind {
+                Kind::Chick => 100,
+                Kind::Hen => 300,
+                Kind::Elephant => 250,
+                Kind::Giraffe => 300,
+                Kind::Lion => {
+                    // Ranks advanced from the own back rank, 0..3.
+                    let adv = if color == Color::Black { 3 - sq / 3 } else { sq / 3 };
+                    20 * adv as i32
+                }
+            };
+            score += if color == pos.side_to_move() { v } else { -v };
+        }
+    }
+    for kind in Kind::HAND {
+        let v = match kind {
+            Kind::Chick => 110,
+            Kind::Elephant => 270,
+            _ => 320,
+        };
+        let us = pos.hand_count(pos.side_to_move(), kind) as i32;
+        let them = pos.hand_count(!pos.side_to_move(), kind) as i32;
+        score += v * (us - them);
+    }
+    score
+}
+
+/// The score of a terminal position `ply` plies from the root, or `None` if play goes on.
+#[inline]
+fn terminal_score(pos: &Position, ply: u32) -> Option<i32> {
+    match pos.status() {
+        Status::Lost => Some(-(MATE - ply as i32)),
+        Status::CanCatch => Some(MATE - ply as i32 - 1),
+        Status::Ongoing => None,
+    }
+}
+
+/// Plain fail-hard alpha-beta (negamax) to `depth` plies; `ply` counts plies from the root.
+pub fn alphabeta(pos: &Position, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    if let Some(s) = terminal_score(pos, ply) {
+        return s;
+    }
+    if depth == 0 {
+        return evaluate(pos);
+    }
+    let moves = legal_moves(pos);
+    for &m in ordered(pos, &moves).iter() {
+        let s = -alphabeta(&pos.play(m), depth - 1, ply + 1, -beta, -alpha);
+        if s >= beta {
+            return beta;
+        }
+        alpha = alpha.max(s);
+    }
+    alpha
+}
+
+/// Plain minimax (negamax, no pruning) to `depth` plies, the reference `alphabeta` must match.
+pub fn minimax(pos: &Position, depth: u32, ply: u32) -> i32 {
+    if let Some(s) = terminal_score(pos, ply) {
+        return s;
+    }
+    if depth == 0 {
+        return evaluate(pos);
+    }
+    legal_moves(pos)
+        .iter()
+        .map(|&m| -minimax(&pos.play(m), depth - 1, ply + 1))
+        .max()
+        .unwrap_or(-(MATE - ply as i32))
+}
+
+/// Captures first (a Lion capture above all), then the rest in generation order.
+fn ordered(pos: &Position, moves: &super::MoveList) -> Vec<Move> {
+    let mut v: Vec<Move> = moves.as_slice().to_vec();
+    v.sort_by_key(|m| match pos.piece_at(m.to as usize) {
+        Some((_, Kind::Lion)) => 0,
+        Some(_) if !m.is_drop() => 1,
+        _ => 2,
+    });
+    v
+}
+
+/// The best move by search to `depth` plies (iterative deepening, so a forced win is taken by
+/// its shortest route), with its score; `None` when there is no legal move.
+pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
+    let moves = legal_moves(pos);
+    let mut best: Option<(Move, i32)> = None;
+    let mut order = ordered(pos, &moves);
+    for d in 1..=depth.max(1) {
+        let mut alpha = -MATE - 1;
+        let mut iter_best: Option<(Move, i32)> = None;
+        for &m in &order {
+            let s = -alphabeta(&pos.play(m), d - 1, 1, -MATE - 1, -alpha);
+            if iter_best.is_none_or(|(_, b)| s > b) {
+                iter_best = Some((m, s));
+                alpha = alpha.max(s);
+            }
+        }
+        best = iter_best;
+        if let Some((bm, s)) = best {
+            // Best move first at the next depth; a proven win cannot get shorter.
+            order.retain(|&m| m != bm);
+            order.insert(0, bm);
+            if s >= MATE_BOUND {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The move to play: exact from `table` when it covers the position and all its successors,
+/// otherwise from a search to `depth` plies. `None` when there is no legal move.
+pub fn choose_move(pos: &Position, table: Option<&Table>, depth: u32) -> Option<(Move, Outcome)> {
+    if let Some((m, v)) = table.and_then(|t| t.best_move(pos)) {
+        return Some((m, Outcome::Exact(v)));
+    }
+    search(pos, depth).map(|(m, score)| (m, Outcome::Search { score, depth }))
+}
