@@ -8,6 +8,8 @@ use super::movegen::legal_moves;
 use super::position::{Kind, Move, Position, Status};
 use super::table::{Table, Value};
 use crate::types::Color;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The score of a game that is won now; a win in `d` plies scores `MATE - d`.
 pub const MATE: i32 = 30_000;
@@ -66,8 +68,62 @@ fn terminal_score(pos: &Position, ply: u32) -> Option<i32> {
     }
 }
 
+/// When an interruptible search gives up: a stop flag, a deadline, a node limit.
+pub struct Abort<'a> {
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    aborted: bool,
+}
+
+impl<'a> Abort<'a> {
+    /// A search that runs to its depth.
+    pub fn never() -> Abort<'static> {
+        Abort { stop: None, deadline: None, node_limit: None, nodes: 0, aborted: false }
+    }
+
+    /// A search that gives up when `stop` is set, at `deadline`, or after `node_limit` nodes.
+    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, node_limit: Option<u64>) -> Abort<'a> {
+        Abort { stop: Some(stop), deadline, node_limit, nodes: 0, aborted: false }
+    }
+
+    /// Counts a node; true once the search must give up.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.aborted && self.nodes.is_multiple_of(256) {
+            self.aborted = self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.node_limit.is_some_and(|n| self.nodes >= n);
+        }
+        self.aborted
+    }
+
+    /// Whether the search gave up.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+}
+
 /// Plain fail-hard alpha-beta (negamax) to `depth` plies; `ply` counts plies from the root.
-pub fn alphabeta(pos: &Position, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+pub fn alphabeta(pos: &Position, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
+    alphabeta_within(pos, depth, ply, alpha, beta, &mut Abort::never())
+}
+
+/// `alphabeta` that gives up when `abort` says so (its value is then meaningless).
+fn alphabeta_within(
+    pos: &Position,
+    depth: u32,
+    ply: u32,
+    mut alpha: i32,
+    beta: i32,
+    abort: &mut Abort,
+) -> i32 {
+    if abort.tick() {
+        return 0;
+    }
     if let Some(s) = terminal_score(pos, ply) {
         return s;
     }
@@ -76,7 +132,7 @@ pub fn alphabeta(pos: &Position, depth: u32, ply: u32, mut alpha: i32, beta: i32
     }
     let moves = legal_moves(pos);
     for &m in ordered(pos, &moves).iter() {
-        let s = -alphabeta(&pos.play(m), depth - 1, ply + 1, -beta, -alpha);
+        let s = -alphabeta_within(&pos.play(m), depth - 1, ply + 1, -beta, -alpha, abort);
         if s >= beta {
             return beta;
         }
@@ -114,14 +170,39 @@ fn ordered(pos: &Position, moves: &super::MoveList) -> Vec<Move> {
 /// The best move by search to `depth` plies (iterative deepening, so a forced win is taken by
 /// its shortest route), with its score; `None` when there is no legal move.
 pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
+    search_within(pos, depth, &mut Abort::never(), &mut |_| true)
+}
+
+/// One completed iteration of `search_within`.
+#[derive(Clone, Copy, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    pub best: Move,
+    pub score: i32,
+    /// Nodes searched so far, all iterations together.
+    pub nodes: u64,
+}
+
+/// `search` that gives up when `abort` says so, returning the best move of the last completed
+/// iteration (or the first legal move if none completed). After each iteration `report` is
+/// called; it returns whether to go deeper.
+pub fn search_within(
+    pos: &Position,
+    depth: u32,
+    abort: &mut Abort,
+    report: &mut dyn FnMut(Iteration) -> bool,
+) -> Option<(Move, i32)> {
     let moves = legal_moves(pos);
-    let mut best: Option<(Move, i32)> = None;
     let mut order = ordered(pos, &moves);
+    let mut best: Option<(Move, i32)> = order.first().map(|&m| (m, 0));
     for d in 1..=depth.max(1) {
         let mut alpha = -MATE - 1;
         let mut iter_best: Option<(Move, i32)> = None;
         for &m in &order {
-            let s = -alphabeta(&pos.play(m), d - 1, 1, -MATE - 1, -alpha);
+            let s = -alphabeta_within(&pos.play(m), d - 1, 1, -MATE - 1, -alpha, abort);
+            if abort.aborted() {
+                return best;
+            }
             if iter_best.is_none_or(|(_, b)| s > b) {
                 iter_best = Some((m, s));
                 alpha = alpha.max(s);
@@ -132,7 +213,8 @@ pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
             // Best move first at the next depth; a proven win cannot get shorter.
             order.retain(|&m| m != bm);
             order.insert(0, bm);
-            if s >= MATE_BOUND {
+            let deeper = report(Iteration { depth: d, best: bm, score: s, nodes: abort.nodes });
+            if s >= MATE_BOUND || !deeper {
                 break;
             }
         }

@@ -5,12 +5,13 @@
 //! gets an `info string` reply and the previous state is kept.
 
 mod command;
+mod dobutsu;
 mod info;
 mod mate;
 mod options;
 
 pub use command::{parse_command, Command, CommandError, GoCommand};
-pub use options::Options;
+pub use options::{Options, Variant};
 
 use crate::bench;
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
@@ -52,6 +53,8 @@ pub struct Engine<W: Write> {
     job: Option<std::thread::JoinHandle<()>>,
     /// A running `go mate`, which answers `checkmate` instead of `bestmove`.
     mate: Option<mate::MateJob>,
+    /// The Dobutsu board and its jobs, used while `UCI_Variant` is `dobutsu`.
+    dobutsu: dobutsu::Dobutsu,
 }
 
 impl<W: Write> Engine<W> {
@@ -73,6 +76,7 @@ impl<W: Write> Engine<W> {
             job_rx,
             job: None,
             mate: None,
+            dobutsu: dobutsu::Dobutsu::new(),
         }
     }
 
@@ -149,6 +153,9 @@ impl<W: Write> Engine<W> {
                 return true;
             }
         };
+        if self.options.variant == Variant::Dobutsu && self.handle_dobutsu(&command, received) {
+            return true;
+        }
         match command {
             Command::Empty => {}
             Command::Usi => {
@@ -173,8 +180,15 @@ impl<W: Write> Engine<W> {
                 self.searcher.clear();
             }
             Command::SetOption { name, value } => {
+                let variant = self.options.variant;
                 if let Err(e) = self.options.set(&name, &value) {
                     self.error(&e);
+                } else if self.options.variant != variant {
+                    // Another game: its own start position, nothing of the other one running.
+                    self.finish_search();
+                    self.dobutsu.finish();
+                    self.position = Position::startpos();
+                    self.dobutsu.position = crate::dobutsu::Position::startpos();
                 }
             }
             Command::Position(args) => {
@@ -335,6 +349,55 @@ impl<W: Write> Engine<W> {
     /// Stops everything before exit.
     pub fn shutdown(&mut self) {
         self.finish_search();
+        self.dobutsu.finish();
+        self.drain_job_output();
+    }
+
+    /// Handles the commands that mean something else on the Dobutsu board; false for the rest
+    /// (options, `usi`, `bench`, `quit`), which the shogi path handles.
+    fn handle_dobutsu(&mut self, command: &Command, received: Instant) -> bool {
+        match command {
+            Command::IsReady => {
+                // A running job keeps its own handle on the table it started with.
+                let default = options::default_dobutsu_table();
+                let path = self.options.dobutsu_table.clone();
+                if let Some(line) = self.dobutsu.use_table(&path, Some(&default)) {
+                    self.say(&line);
+                }
+                self.say("readyok");
+            }
+            Command::UsiNewGame => self.dobutsu.finish(),
+            Command::Position(args) => {
+                let words: Vec<&str> = args.iter().map(String::as_str).collect();
+                if let Err(e) = self.dobutsu.set_position(&words) {
+                    self.error(&format!("{e}; position unchanged"));
+                }
+            }
+            Command::Go(GoCommand::Perft(depth)) => {
+                let job = self.dobutsu.perft_job(*depth);
+                self.start_job("go perft", job);
+            }
+            Command::Go(GoCommand::Mate(time_ms)) => {
+                self.dobutsu.mate(*time_ms, self.job_tx.clone());
+            }
+            Command::Go(GoCommand::Search(limits)) => {
+                let time = self.options.search_options().time;
+                self.dobutsu.go(limits.clone(), time, received, self.job_tx.clone());
+            }
+            Command::Stop | Command::PonderHit(_) | Command::GameOver => {
+                if self.dobutsu.is_running() {
+                    self.dobutsu.stop();
+                } else if matches!(command, Command::Stop | Command::PonderHit(_)) {
+                    self.error("stop ignored: no search is running");
+                }
+            }
+            Command::Display => {
+                let d = self.dobutsu.diagram();
+                self.say(&d);
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Waits for a running `go perft` or `bench` and prints its result. At end of input a script

@@ -17,6 +17,23 @@ pub struct Options {
     pub resign_value: i32,
     pub draw_value: i32,
     pub algorithm: SearchAlgorithm,
+    /// The game on the board: shogi, or Dobutsu shogi (3×4).
+    pub variant: Variant,
+    /// Where the solved Dobutsu table is read from (empty: none, play by search).
+    pub dobutsu_table: String,
+}
+
+/// The game the engine plays (`UCI_Variant`, the option name Fairy-Stockfish and the GUIs that
+/// host it use; `USI_Variant` is accepted too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Shogi,
+    Dobutsu,
+}
+
+/// The default `DobutsuTable`: where `shomei dobutsu solve` writes, in the user's cache.
+pub fn default_dobutsu_table() -> String {
+    crate::dobutsu::table::default_path().map(|p| p.display().to_string()).unwrap_or_default()
 }
 
 impl Default for Options {
@@ -33,6 +50,8 @@ impl Default for Options {
             resign_value: 99_999,
             draw_value: 0,
             algorithm: SearchAlgorithm::Full,
+            variant: Variant::Shogi,
+            dobutsu_table: default_dobutsu_table(),
         }
     }
 }
@@ -80,6 +99,15 @@ impl Options {
             spin("ResignValue", d.resign_value as i64, 0, 99_999),
             spin("DrawValue", d.draw_value as i64, -30_000, 30_000),
             algos,
+            "option name UCI_Variant type combo default shogi var shogi var dobutsu".to_string(),
+            format!(
+                "option name DobutsuTable type filename default {}",
+                if d.dobutsu_table.is_empty() || d.dobutsu_table.contains(' ') {
+                    "<empty>"
+                } else {
+                    &d.dobutsu_table
+                }
+            ),
         ]
     }
 
@@ -113,6 +141,16 @@ impl Options {
                 self.algorithm = SearchAlgorithm::parse(value).ok_or_else(|| {
                     format!("option SearchAlgorithm: '{value}' is not Full, AlphaBeta or Minimax")
                 })?
+            }
+            "UCI_Variant" | "USI_Variant" => {
+                self.variant = match value {
+                    "shogi" => Variant::Shogi,
+                    "dobutsu" => Variant::Dobutsu,
+                    _ => return Err(format!("option {name}: '{value}' is not shogi or dobutsu")),
+                }
+            }
+            "DobutsuTable" => {
+                self.dobutsu_table = if value == "<empty>" { String::new() } else { value.to_string() }
             }
             _ => return Err(format!("unknown option '{name}'")),
         }

@@ -1,0 +1,175 @@
+//! `setoption name UCI_Variant value dobutsu` through the real binary: the option is declared,
+//! `position`/`d`/`go perft`/`go`/`go mate` work on the 3×4 board, every `go` gets one legal
+//! `bestmove` (bounded forms on their own, `go infinite` after `stop`), bad input is refused
+//! with the position kept, a table given by `DobutsuTable` makes the answers exact, and
+//! switching back to shogi works.
+
+mod common {
+    pub mod usi_engine;
+}
+
+use common::usi_engine::{Engine, REPLY, SEARCH};
+use shomei::dobutsu::{parse_move, solve, Position, SolveOptions, Value};
+use std::time::{Duration, Instant};
+
+fn is_bestmove(l: &str) -> bool {
+    l.starts_with("bestmove ")
+}
+
+/// Fails unless `line` is a bestmove legal in `pos`.
+#[track_caller]
+fn assert_legal(e: &Engine, pos: &Position, line: &str) -> String {
+    let mv = line.split(' ').nth(1).unwrap_or("");
+    if parse_move(pos, mv).is_err() {
+        e.fail(&format!("'{line}' is not legal in {}", pos.to_sfen()));
+    }
+    mv.to_string()
+}
+
+fn dobutsu_engine(table: &str) -> Engine {
+    let mut e = Engine::spawn();
+    e.send("usi");
+    let lines = e.collect_until(|l| l == "usiok", REPLY);
+    if !lines.iter().any(|l| l == "option name UCI_Variant type combo default shogi var shogi var dobutsu") {
+        e.fail("UCI_Variant is not declared as a combo");
+    }
+    if !lines.iter().any(|l| l.starts_with("option name DobutsuTable type filename default ")) {
+        e.fail("DobutsuTable is not declared");
+    }
+    e.send("setoption name UCI_Variant value dobutsu");
+    e.send(&format!("setoption name DobutsuTable value {table}"));
+    e.sync();
+    e
+}
+
+#[test]
+fn dobutsu_board_position_perft_and_display() {
+    let mut e = dobutsu_engine("<empty>");
+    e.send("position startpos");
+    e.send("d");
+    e.expect_line(|l| l == "Sfen: gle/1c1/1C1/ELG b - 1", REPLY);
+    // Perft from the start (every legal move, moving into capture included).
+    for (depth, count) in [(1, 4), (3, 123), (4, 976), (5, 8_122)] {
+        e.send(&format!("go perft {depth}"));
+        e.expect_line(|l| l == format!("Nodes searched: {count}"), SEARCH);
+    }
+    e.send("position startpos moves 2c2b 2a2b");
+    e.send("d");
+    e.expect_line(|l| l == "Sfen: g1e/1l1/3/ELG b Cc 3", REPLY);
+    // Bad input: refused, position kept.
+    for bad in [
+        "position sfen lnsgkgsnl/9/9/9/9/9/9/9/9 b - 1",
+        "position startpos moves 2c2a",
+        "position startpos moves 2d2b",
+    ] {
+        e.send(bad);
+        e.expect_line(|l| l.starts_with("info string error:"), REPLY);
+    }
+    e.send("d");
+    e.expect_line(|l| l == "Sfen: g1e/1l1/3/ELG b Cc 3", REPLY);
+    e.quit();
+}
+
+#[test]
+fn every_go_form_answers_one_legal_bestmove_on_the_dobutsu_board() {
+    let mut e = dobutsu_engine("<empty>");
+    let start = Position::startpos();
+    for (go, limit) in [
+        ("go byoyomi 300", 300u64),
+        ("go btime 0 wtime 0 byoyomi 300", 300),
+        ("go btime 1000 wtime 1000 binc 100 winc 100", 1000),
+        ("go movetime 200", 200),
+        ("go depth 6", 30_000),
+        ("go nodes 5000", 30_000),
+    ] {
+        e.send("position startpos");
+        let t = Instant::now();
+        e.send(go);
+        let line = e.expect_line(is_bestmove, SEARCH);
+        let took = t.elapsed();
+        assert_legal(&e, &start, &line);
+        if took > Duration::from_millis(limit + 400) {
+            e.fail(&format!("'{go}' took {took:?}"));
+        }
+        e.assert_no_line_for(is_bestmove, Duration::from_millis(50));
+    }
+    // Unbounded: only after stop, at once.
+    e.send("go infinite");
+    e.assert_no_line_for(is_bestmove, Duration::from_millis(500));
+    let t = Instant::now();
+    e.send("stop");
+    let line = e.expect_line(is_bestmove, REPLY);
+    assert_legal(&e, &start, &line);
+    eprintln!("dobutsu: stop -> bestmove in {:?}", t.elapsed());
+    // A Lion capture is found at once and shown as a mate in 1.
+    e.send("position sfen 3/1l1/1G1/1L1 b - 1");
+    e.send("go depth 4");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    assert_eq!(lines.last().unwrap(), "bestmove 2c2b");
+    if !lines.iter().any(|l| l.contains("score mate 1 ")) {
+        e.fail("a Lion capture was not reported as mate 1");
+    }
+    // A lost position (the opponent's Lion has safely reached the far rank) answers resign.
+    e.send("position sfen L2/3/2l/3 w - 1");
+    e.send("go byoyomi 100");
+    e.expect_line(|l| l == "bestmove resign", SEARCH);
+    e.quit();
+}
+
+#[test]
+fn a_solved_table_makes_go_exact_and_go_mate_give_the_winning_line() {
+    // A small sub-game solved here and handed over by DobutsuTable.
+    let root = Position::from_sfen("1l1/1c1/1C1/1L1 b - 1").unwrap();
+    let (table, _) = solve(&root, SolveOptions { threads: 2, progress: false });
+    let path = std::env::temp_dir().join(format!("shomei-usi-dobutsu-{}.tbl", std::process::id()));
+    table.save(&path).unwrap();
+    let mut e = dobutsu_engine(path.to_str().unwrap());
+    // Find a position of the sub-game that the side to move wins in a few plies.
+    let (won, v) = table
+        .positions()
+        .find(|(p, v)| {
+            matches!(v, Value::Win(d) if (3..=9).contains(d))
+                && p.status() == shomei::dobutsu::Status::Ongoing
+        })
+        .expect("the sub-game has short wins");
+    let Value::Win(d) = v else { unreachable!() };
+    e.send(&format!("position sfen {}", won.to_sfen()));
+    e.send("go byoyomi 1000");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    let mv = assert_legal(&e, &won, lines.last().unwrap());
+    if !lines.iter().any(|l| l.contains(&format!("score mate {d} "))) {
+        e.fail(&format!("the table's win in {d} was not reported"));
+    }
+    // The move keeps the win: the opponent is then lost in d - 1.
+    let after = won.play(parse_move(&won, &mv).unwrap());
+    assert_eq!(table.probe(&after), Some(Value::Loss(d - 1)), "{}", won.to_sfen());
+    e.send("go mate 1000");
+    let answer = e.expect_line(|l| l.starts_with("checkmate"), SEARCH);
+    let moves: Vec<&str> = answer.split(' ').skip(1).collect();
+    assert_eq!(moves.len() as u32, d, "{answer}");
+    let mut p = won;
+    for m in &moves {
+        p = p.play(parse_move(&p, m).unwrap_or_else(|_| panic!("{answer}: {m} illegal")));
+    }
+    assert_eq!(p.status(), shomei::dobutsu::Status::Lost, "{answer} does not end the game");
+    // A missing table is refused and the loaded one kept.
+    e.send("setoption name DobutsuTable value /nonexistent/shomei.tbl");
+    e.send("isready");
+    e.expect_line(|l| l.starts_with("info string error:") && l.contains("/nonexistent/shomei.tbl"), REPLY);
+    e.expect_line(|l| l == "readyok", REPLY);
+    e.send("go byoyomi 100");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    if !lines.iter().any(|l| l.contains(&format!("score mate {d} "))) {
+        e.fail("the loaded table was not kept after a bad DobutsuTable");
+    }
+    // Back to shogi: the shogi start position and search.
+    e.send("setoption name UCI_Variant value shogi");
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 3");
+    let line = e.expect_line(is_bestmove, SEARCH);
+    let words = ["startpos", "moves", "7g7f"];
+    let shogi = shomei::Position::from_usi_args(&words).unwrap();
+    assert!(shogi.parse_move(line.split(' ').nth(1).unwrap()).is_ok(), "{line}");
+    e.quit();
+    std::fs::remove_file(&path).ok();
+}
