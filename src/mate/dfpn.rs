@@ -34,18 +34,18 @@
 //!   produce a false proof.
 
 use super::gen::{generate_checks, generate_evasions};
-use super::hand::PHand;
 use super::one::{find_mate_with_hand, interposition_requirement, king_escapes};
 use super::tt::{Probe, Table, INF, PN_MAX, UNLIMITED};
 use crate::shogi::movegen::MoveList;
 use crate::shogi::Position;
-use crate::types::{Bitboard, Color, Move, PieceKind};
+use crate::types::{Bitboard, Color, Hand, Move, PieceKind};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Deepest ply the search descends to; deeper nodes count as unsolved (never as disproven).
-pub const MAX_PLY: u32 = 12_000;
+/// Deepest ply the df-pn solver descends to; deeper nodes count as unsolved (never as disproven).
+/// (The alpha-beta search has its own, much smaller `search::value::MAX_PLY`.)
+pub const MAX_MATE_PLY: u32 = 12_000;
 /// "Depends on no ancestor."
 const NO_DEP: u32 = u32::MAX;
 /// Cap of the initial disproof number of an OR child.
@@ -60,9 +60,9 @@ pub(crate) struct Child {
     pub len: u16,
     /// Board key and attacker hand of the child position.
     pub key: u64,
-    pub hand: PHand,
+    pub hand: Hand,
     /// Proof hand (proven) or disproof hand (disproven).
-    pub res: PHand,
+    pub res: Hand,
     /// Disproven only: ply + 1 of the earliest ancestor the disproof depends on; `NO_DEP` for
     /// none, 0 for "cut off by the depth limit".
     pub dep: u32,
@@ -84,15 +84,15 @@ pub(crate) struct NodeResult {
     pub pn: u32,
     pub dn: u32,
     pub len: u16,
-    pub res: PHand,
+    pub res: Hand,
     pub dep: u32,
 }
 
 impl NodeResult {
-    fn proven(len: u16, res: PHand) -> NodeResult {
+    fn proven(len: u16, res: Hand) -> NodeResult {
         NodeResult { pn: 0, dn: INF, len, res, dep: NO_DEP }
     }
-    fn disproven(depth: u16, res: PHand, dep: u32) -> NodeResult {
+    fn disproven(depth: u16, res: Hand, dep: u32) -> NodeResult {
         NodeResult { pn: INF, dn: 0, len: depth, res, dep }
     }
 }
@@ -106,11 +106,11 @@ struct Frame {
     start: usize,
     end: usize,
     key: u64,
-    hand: PHand,
+    hand: Hand,
     nodes0: u64,
     current: usize,
     /// AND nodes: the interposition part of the proof hand.
-    req: PHand,
+    req: Hand,
     /// A result known on entry (terminal position, repetition, table hit).
     terminal: Option<NodeResult>,
     /// Whether `terminal` must not be written to the table again.
@@ -124,7 +124,7 @@ struct Frame {
 pub(crate) enum Outcome {
     Proven {
         len: u16,
-        hand: PHand,
+        hand: Hand,
     },
     /// `certain`: the disproof does not rest on the depth cap.
     Disproven {
@@ -212,8 +212,8 @@ impl<'t> Engine<'t> {
     }
 
     #[inline]
-    fn attacker_hand(&self, pos: &Position) -> PHand {
-        PHand::from_hand(pos.hand(self.attacker))
+    fn attacker_hand(&self, pos: &Position) -> Hand {
+        pos.hand(self.attacker)
     }
 
     /// The root's current numbers (for progress reports).
@@ -424,7 +424,7 @@ impl<'t> Engine<'t> {
     }
 
     /// The ply of an ancestor on the path with this board and an attacker hand covering `hand`.
-    fn repetition(&self, key: u64, hand: PHand) -> Option<u32> {
+    fn repetition(&self, key: u64, hand: Hand) -> Option<u32> {
         if !self.path.contains_key(&key) {
             return None;
         }
@@ -460,7 +460,7 @@ impl<'t> Engine<'t> {
             hand,
             nodes0: self.nodes,
             current: start,
-            req: PHand::EMPTY,
+            req: Hand::EMPTY,
             terminal: None,
             no_store: false,
             fresh: true,
@@ -468,7 +468,7 @@ impl<'t> Engine<'t> {
         if let Some(anc) = self.repetition(key, hand) {
             frame.terminal = Some(NodeResult::disproven(UNLIMITED, hand, anc + 1));
             frame.no_store = true;
-        } else if ply >= MAX_PLY {
+        } else if ply >= MAX_MATE_PLY {
             frame.terminal = Some(NodeResult::disproven(UNLIMITED, hand, 0));
             frame.no_store = true;
         } else if trust_entry
@@ -492,7 +492,7 @@ impl<'t> Engine<'t> {
 
     fn expand_or(&mut self, pos: &mut Position, frame: &mut Frame) {
         if frame.limit == 0 {
-            frame.terminal = Some(NodeResult::disproven(0, PHand::full(), NO_DEP));
+            frame.terminal = Some(NodeResult::disproven(0, Hand::full(), NO_DEP));
             frame.no_store = true;
             return;
         }
@@ -657,7 +657,7 @@ impl<'t> Engine<'t> {
                     c.pn = INF;
                     c.dn = 0;
                     c.len = 0;
-                    c.res = PHand::full();
+                    c.res = Hand::full();
                 } else {
                     let mut checks = MoveList::new();
                     generate_checks(pos, &mut checks);
@@ -710,7 +710,7 @@ impl<'t> Engine<'t> {
             return NodeResult::proven(c.len.saturating_add(1).min(UNLIMITED - 1), res.min(f.hand));
         }
         if dn == 0 {
-            let mut res = PHand::full();
+            let mut res = Hand::full();
             let mut depth = UNLIMITED;
             let mut dep = NO_DEP;
             for c in kids {
@@ -816,8 +816,8 @@ impl<'t> Engine<'t> {
 
 /// Disproof hand of an OR node without any check: more pieces of kinds already held add no new
 /// move, a kind not held could.
-fn no_move_disproof_hand(hand: PHand) -> PHand {
-    let mut res = PHand::full();
+fn no_move_disproof_hand(hand: Hand) -> Hand {
+    let mut res = Hand::full();
     for k in PieceKind::HAND {
         if hand.count(k) == 0 {
             res.set(k, 0);

@@ -32,7 +32,6 @@
 //!     see `pv` for the exact rule.
 mod dfpn;
 mod gen;
-mod hand;
 mod one;
 mod pv;
 mod tt;

@@ -30,7 +30,6 @@
 
 use super::dfpn::{Budget, Engine, Outcome, Sample};
 use super::gen::{generate_checks, generate_evasions, has_evasion};
-use super::hand::PHand;
 use super::tt::{Probe, UNLIMITED};
 use crate::shogi::attacks::between;
 use crate::shogi::movegen::MoveList;
@@ -51,8 +50,8 @@ pub(crate) struct Walk<'a, 'b, 't> {
 }
 
 impl Walk<'_, '_, '_> {
-    fn hand(&self, pos: &Position) -> PHand {
-        PHand::from_hand(pos.hand(self.attacker))
+    fn hand(&self, pos: &Position) -> Hand {
+        pos.hand(self.attacker)
     }
 
     /// A search under the hard or the refinement budget. A hard search re-proves a position whose
@@ -180,7 +179,7 @@ impl Walk<'_, '_, '_> {
                         let probe = if has_evasion(&pos) {
                             self.engine.tt.probe(pos.board_key(), self.hand(&pos), bound - 1)
                         } else {
-                            Probe::Proven { len: 0, hand: PHand::EMPTY }
+                            Probe::Proven { len: 0, hand: Hand::EMPTY }
                         };
                         if let Probe::Proven { len, .. } = probe {
                             if best.is_none_or(|(l, _)| len < l) {

@@ -1,7 +1,7 @@
 //! Search scores: centipawn-like values, mate scores, and how they are reported over USI.
 
-/// A score from the side to move's point of view.
-pub type Value = i32;
+/// Search scores share the evaluation's unit; mate scores live above `EVAL_LIMIT`.
+pub use crate::eval::Value;
 
 /// Beyond every real score.
 pub const INFINITE: Value = 32_001;
