@@ -10,7 +10,7 @@
 //! early-exit `has_evasion`. Both rejections are exact (they never reject a mate), so the test
 //! finds a mate whenever one exists.
 
-use super::gen::{generate_checks, has_evasion, pawn_files};
+use super::moves::{generate_checks, has_evasion, pawn_files};
 use crate::shogi::attacks::{self, between, masks};
 use crate::shogi::movegen::MoveList;
 use crate::shogi::Position;
