@@ -4,10 +4,11 @@
 use super::history::History;
 use super::node::{MainThreadDuties, Worker};
 use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::shared::Shared;
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
 use super::value::*;
-use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::shogi::{Declaration, Position};
 use crate::types::Move;
@@ -246,7 +247,7 @@ fn search_root(
             rm.seldepth = w.seldepth;
             rm.pv.clear();
             rm.pv.push(m);
-            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
+            rm.pv.extend_from_slice(w.root_child_pv());
         } else {
             rm.score = -INFINITE;
         }
@@ -276,7 +277,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let first_depth = if is_main { 1 } else { 1 + (w.id as i32 & 1) };
     for depth in first_depth..=max_depth {
         w.root_depth = depth;
-        let iteration_start_nodes = w.stats.nodes;
+        let iteration_start_nodes = w.stats().nodes;
         for rm in rms.iter_mut() {
             rm.prev_score = rm.score;
         }
@@ -284,7 +285,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             w.seldepth = 0;
             let prev = rms[pv_idx].prev_score;
             let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if w.features.aspiration
+            let (mut alpha, mut beta) = if w.uses_aspiration()
                 && depth >= ASPIRATION_MIN_DEPTH
                 && prev > -INFINITE
                 && !is_mate_score(prev)
@@ -330,7 +331,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         for (i, rm) in rms.iter().take(multipv).enumerate() {
             report_pv(w, rm, depth, i + 1, None);
         }
-        let iteration_nodes = w.stats.nodes - iteration_start_nodes;
+        let iteration_nodes = w.stats().nodes - iteration_start_nodes;
         if let Some(main) = &w.main {
             let bf = if prev_iteration_nodes > 0 {
                 iteration_nodes as f64 / prev_iteration_nodes as f64
@@ -339,7 +340,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             };
             let _ = main.events.send(SearchEvent::Stats(IterationStats {
                 depth,
-                stats: w.stats,
+                stats: w.stats(),
                 branching_factor: bf,
             }));
         }

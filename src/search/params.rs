@@ -6,9 +6,6 @@ use super::value::Value;
 pub const ASPIRATION_DELTA: Value = 24;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
-/// Internal iterative reduction: nodes without a table move from this depth search one ply less.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
 /// Null-move pruning: allowed from this depth; reduction = base + depth / divisor.
 pub const NULL_MIN_DEPTH: i32 = 3;
 pub const NULL_REDUCTION_BASE: i32 = 3;

@@ -1,14 +1,18 @@
-//! One search thread's recursive search: the principal-variation alpha-beta and quiescence.
+//! One search thread's recursive search: the principal-variation alpha-beta and quiescence,
+//! and (in `minimax`) the plain negamax it is checked against.
 
-use super::history::History;
-use super::ordering::{MovePicker, PickerBuffers, PickerKind};
-use super::params::*;
-use super::see::see_ge;
-use super::stats::SearchStats;
-use super::tt::{Bound, TranspositionTable};
-use super::value::*;
-use super::{SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+mod minimax;
+
 use crate::eval::evaluate;
+use crate::search::history::History;
+use crate::search::ordering::{MovePicker, PickerBuffers, PickerKind};
+use crate::search::params::*;
+use crate::search::see::see_ge;
+use crate::search::shared::Shared;
+use crate::search::stats::SearchStats;
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::value::*;
+use crate::search::{SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::shogi::{Declaration, Position, Sennichite};
 use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
@@ -50,14 +54,14 @@ pub(crate) struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     pub shared: &'a Shared,
     pub opts: SearchOptions,
-    pub features: Features,
+    features: Features,
     pub history: History,
-    pub stats: SearchStats,
+    stats: SearchStats,
     pub seldepth: usize,
     pub root_depth: i32,
     pub root_side: Color,
-    pub pv: Vec<[Move; MAX_PLY + 1]>,
-    pub pv_len: [usize; MAX_PLY + 1],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
     static_evals: [Value; MAX_PLY + 4],
     lmr: Vec<[i32; 64]>,
     /// Move-picker storage per ply, lent to each node and given back.
@@ -104,6 +108,21 @@ impl<'a> Worker<'a> {
             buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
             main: None,
         }
+    }
+
+    /// The principal variation below the root move just searched (without that move).
+    pub fn root_child_pv(&self) -> &[Move] {
+        &self.pv[1][1..self.pv_len[1]]
+    }
+
+    /// Whether iterations start with an aspiration window.
+    pub fn uses_aspiration(&self) -> bool {
+        self.features.aspiration
+    }
+
+    /// What this thread has counted so far.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
     }
 
     /// Counts a node, publishes the count, and on the main thread checks limits now and then.
