@@ -3,7 +3,7 @@
 
 use super::history::History;
 use super::node::{MainThreadDuties, Worker};
-use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::params::*;
 use super::shared::Shared;
 use super::time::TimeBudget;
 use super::tt::TranspositionTable;
@@ -154,11 +154,11 @@ fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Durat
         return None;
     }
     let t = match budget {
-        Some(b) => (b.optimum / 8).min(Duration::from_millis(500)),
+        Some(b) => (b.optimum / ROOT_MATE_OPTIMUM_DIVISOR).min(ROOT_MATE_MAX),
         // Analysis: a fixed slice before the main search starts.
-        None => Duration::from_millis(300),
+        None => ROOT_MATE_ANALYSIS,
     };
-    (t >= Duration::from_millis(20)).then_some(t)
+    (t >= ROOT_MATE_MIN).then_some(t)
 }
 
 /// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
@@ -347,7 +347,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         prev_iteration_nodes = iteration_nodes;
 
         // Time: stop early when the best move is stable, think longer when it keeps changing.
-        best_changes *= 0.5;
+        best_changes *= BEST_CHANGE_DECAY;
         if rms[0].mv != last_best {
             best_changes += 1.0;
             stable_iterations = 0;
@@ -359,16 +359,16 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         // Read each time: a `ponderhit` may have brought a new clock.
         let budget = w.shared.budget();
         if let (Some(b), true) = (budget, free_to_stop) {
-            let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
-            let factor = (1.0 + best_changes).min(2.5) * stability;
+            let stability = if stable_iterations >= STABLE_ITERATIONS { TIME_STABLE_FACTOR } else { 1.0 };
+            let factor = (1.0 + best_changes).min(TIME_MAX_INSTABILITY) * stability;
             let elapsed = w.shared.clock_elapsed_ms() as f64;
             let minimum = b.minimum.as_millis() as f64;
-            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
+            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
                 break;
             }
         }
         // With one legal move there is nothing to decide; a few plies give a score to show.
-        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= 4 {
+        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= ONE_MOVE_DEPTH {
             break;
         }
         // A proven mate will not get shorter by searching deeper.
