@@ -8,6 +8,8 @@
 //! Tools: `generate_problem_set`, `random_distribution`, `solve`, `solve_file`, `exhaustive`,
 //! `find_special`; each documents the variables it reads.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
 #[path = "../tests/common/tsume.rs"]
 mod tsume;
 

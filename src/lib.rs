@@ -18,4 +18,9 @@ pub mod types;
 pub mod usi;
 
 pub use shogi::{Position, SfenError};
+
+/// The seeded generator the tests and benches share, for the unit tests here.
+#[cfg(test)]
+#[path = "../tests/common/rng.rs"]
+mod test_rng;
 pub use types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};

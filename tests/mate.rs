@@ -8,6 +8,7 @@
 //! `benches/mate_tools.rs`.
 
 mod common {
+    pub mod rng;
     pub mod tsume;
 }
 

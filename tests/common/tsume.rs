@@ -164,22 +164,7 @@ pub fn exhaustive(sfen: &str, max: u32, cap: u64) -> Result<Option<u32>, u32> {
 // ---------------------------------------------------------------------------------------------
 // Random positions
 
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+pub use super::rng::Rng;
 
 pub const KINDS: [PieceKind; 7] = [
     PieceKind::Pawn,
