@@ -221,7 +221,7 @@ fn classics(hash_mb: usize, secs: u64, only: Option<&str>) {
                     "   {:6} s {:13} nodes {:6} knps root pn {} dn {} hashfull {}",
                     p.time_ms / 1000,
                     p.nodes,
-                    p.nps / 1000,
+                    p.nodes / p.time_ms.max(1),
                     p.root_pn,
                     p.root_dn,
                     p.hashfull

@@ -63,7 +63,6 @@ pub struct MateLimits {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MateProgress {
     pub nodes: u64,
-    pub nps: u64,
     pub time_ms: u64,
     /// Proof and disproof numbers of the root (`u32::MAX` = infinite).
     pub root_pn: u32,
@@ -157,7 +156,6 @@ impl MateSolver {
             let ms = start.elapsed().as_millis() as u64;
             progress(MateProgress {
                 nodes: s.nodes,
-                nps: (s.nodes * 1000).checked_div(ms).unwrap_or(0),
                 time_ms: ms,
                 root_pn: s.root_pn,
                 root_dn: s.root_dn,

@@ -6,7 +6,7 @@ use super::node::{MainThreadDuties, Worker};
 use super::params::*;
 use super::shared::Shared;
 use super::time::TimeBudget;
-use super::tt::TranspositionTable;
+use super::tt::{Bound, TranspositionTable};
 use super::value::*;
 use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::mate::{MateLimits, MateResult, MateSolver};
@@ -80,9 +80,8 @@ pub(crate) fn run(
                 seldepth: rm.seldepth,
                 multipv: 1,
                 score: Score::from_value(rm.score),
-                lower_bound: None,
+                bound: Bound::Exact,
                 nodes,
-                nps: nodes * 1000 / shared.elapsed_ms().max(1),
                 hashfull: tt.hashfull(),
                 time_ms: shared.elapsed_ms(),
                 pv: rm.pv.clone(),
@@ -191,19 +190,18 @@ fn wait_for_release(shared: &Shared, limits: &Limits) {
     }
 }
 
-fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, lower_bound: Option<bool>) {
+fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
     let Some(main) = &w.main else { return };
     let elapsed = w.shared.elapsed_ms();
     let nodes = w.shared.total_nodes();
-    let score = if lower_bound.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+    let score = if bound != Bound::Exact || rm.score > -INFINITE { rm.score } else { rm.prev_score };
     let _ = main.events.send(SearchEvent::Pv(PvInfo {
         depth,
         seldepth: rm.seldepth.max(1),
         multipv,
         score: Score::from_value(score),
-        lower_bound,
+        bound,
         nodes,
-        nps: nodes * 1000 / elapsed.max(1),
         hashfull: w.tt.hashfull(),
         time_ms: elapsed,
         pv: rm.pv.clone(),
@@ -303,13 +301,13 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
                 let slow = w.shared.elapsed_ms() > 1000;
                 if v <= alpha {
                     if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(false));
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Upper);
                     }
                     beta = (alpha + beta) / 2;
                     alpha = (v - delta).max(-INFINITE);
                 } else if v >= beta {
                     if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(true));
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Lower);
                     }
                     beta = (v + delta).min(INFINITE);
                 } else {
@@ -329,7 +327,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             continue;
         }
         for (i, rm) in rms.iter().take(multipv).enumerate() {
-            report_pv(w, rm, depth, i + 1, None);
+            report_pv(w, rm, depth, i + 1, Bound::Exact);
         }
         let iteration_nodes = w.stats().nodes - iteration_start_nodes;
         if let Some(main) = &w.main {

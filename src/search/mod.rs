@@ -28,6 +28,7 @@ pub mod value;
 pub use searcher::{search_value, Searcher};
 pub use stats::SearchStats;
 pub use time::{Clock, TimeBudget, TimeControl, TimeOptions};
+pub use tt::Bound;
 pub use value::{Score, Value};
 
 use crate::shogi::EnteringKingRule;
@@ -111,10 +112,9 @@ pub struct PvInfo {
     /// 1-based line number when several lines are searched.
     pub multipv: usize,
     pub score: Score,
-    /// `Some(true)` lower bound (failed high), `Some(false)` upper bound, `None` exact.
-    pub lower_bound: Option<bool>,
+    /// `Exact`, or the bound a failed aspiration window gives (`Lower`: failed high).
+    pub bound: Bound,
     pub nodes: u64,
-    pub nps: u64,
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<Move>,
@@ -126,7 +126,6 @@ pub struct ProgressInfo {
     pub depth: i32,
     pub seldepth: usize,
     pub nodes: u64,
-    pub nps: u64,
     pub hashfull: u32,
     pub time_ms: u64,
 }

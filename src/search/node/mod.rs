@@ -157,7 +157,6 @@ impl<'a> Worker<'a> {
                 depth: self.root_depth,
                 seldepth: self.seldepth,
                 nodes,
-                nps: nodes * 1000 / elapsed.max(1),
                 hashfull: self.tt.hashfull(),
                 time_ms: elapsed,
             }));
