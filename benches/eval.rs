@@ -5,6 +5,10 @@
 //! of many short timed rounds (the least disturbed by other processes on a shared machine) and the
 //! median round.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
+use rng::Rng;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,22 +22,6 @@ const KEEP: usize = 500;
 const ROUNDS: usize = 61;
 /// Calls per round: a round takes a few milliseconds, shorter than a scheduler time slice.
 const CALLS_PER_ROUND: usize = 20_000;
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Random games where captures are preferred half of the time, as in a game where material
 /// changes hands; the positions at plies in `[lo, hi)` are kept.
@@ -49,9 +37,9 @@ fn positions(seed: u64, lo: usize, hi: usize) -> Vec<Position> {
             }
             let captures: Vec<Move> = moves.iter().copied().filter(|&m| p.is_capture(m)).collect();
             let m = if !captures.is_empty() && rng.next() & 1 == 0 {
-                captures[rng.below(captures.len())]
+                captures[rng.index(captures.len())]
             } else {
-                moves.as_slice()[rng.below(moves.len())]
+                moves.as_slice()[rng.index(moves.len())]
             };
             p.do_move(m);
             if ply + 1 >= lo {

@@ -17,6 +17,10 @@
 //! extraction (shortening to the shortest mate, re-proving, interposition tests). A node is a
 //! move made inside the search.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
+use rng::Rng;
 use shomei::mate::{mate_in_one, MateLimits, MateProgress, MateResult, MateSolver};
 use shomei::shogi::SfenMode;
 use shomei::{Move, Position};
@@ -137,13 +141,7 @@ fn problem_set(hash_mb: usize) {
 
 /// Positions from seeded random games that prefer captures (hands fill, kings get exposed).
 fn game_positions() -> Vec<Position> {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut out = Vec::new();
     for _ in 0..40 {
         let mut p = Position::startpos();
@@ -153,10 +151,10 @@ fn game_positions() -> Vec<Position> {
                 break;
             }
             let caps: Vec<Move> = moves.iter().copied().filter(|&m| p.is_capture(m)).collect();
-            let m = if !caps.is_empty() && next() % 4 != 0 {
-                caps[(next() % caps.len() as u64) as usize]
+            let m = if !caps.is_empty() && rng.below(4) != 0 {
+                caps[rng.index(caps.len())]
             } else {
-                moves[(next() % moves.len() as u64) as usize]
+                moves[rng.index(moves.len())]
             };
             p.do_move(m);
             out.push(p.clone());
@@ -223,7 +221,7 @@ fn classics(hash_mb: usize, secs: u64, only: Option<&str>) {
                     "   {:6} s {:13} nodes {:6} knps root pn {} dn {} hashfull {}",
                     p.time_ms / 1000,
                     p.nodes,
-                    p.nps / 1000,
+                    p.nodes / p.time_ms.max(1),
                     p.root_pn,
                     p.root_dn,
                     p.hashfull

@@ -10,7 +10,11 @@
 
 use std::time::Instant;
 
-use shogi_core::{Color as OColor, PartialPosition, Piece as OPiece, PieceKind as OKind, Square as OSquare};
+#[path = "../tests/common/oracle.rs"]
+mod oracle;
+
+use oracle::oracle_from_sfen;
+use shogi_core::PartialPosition;
 use shomei::shogi::perft::{perft, perft_full};
 use shomei::Position;
 
@@ -56,61 +60,6 @@ fn timed(f: impl FnOnce() -> u64) -> (u64, f64) {
     let start = Instant::now();
     let nodes = f();
     (nodes, start.elapsed().as_secs_f64())
-}
-
-/// Builds the oracle's position from an SFEN; the oracle crates have no SFEN parser of their own.
-fn oracle_from_sfen(sfen: &str) -> PartialPosition {
-    let kind = |c: char| match c.to_ascii_uppercase() {
-        'P' => OKind::Pawn,
-        'L' => OKind::Lance,
-        'N' => OKind::Knight,
-        'S' => OKind::Silver,
-        'G' => OKind::Gold,
-        'B' => OKind::Bishop,
-        'R' => OKind::Rook,
-        'K' => OKind::King,
-        _ => panic!("bad SFEN piece letter {c:?}"),
-    };
-    let color = |c: char| {
-        if c.is_ascii_uppercase() {
-            OColor::Black
-        } else {
-            OColor::White
-        }
-    };
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let mut pos = PartialPosition::empty();
-    for (rank, row) in fields[0].split('/').enumerate() {
-        let mut file = 9u8;
-        let mut promoted = false;
-        for c in row.chars() {
-            if let Some(empty) = c.to_digit(10) {
-                file -= empty as u8;
-            } else if c == '+' {
-                promoted = true;
-            } else {
-                let k = if promoted { kind(c).promote().expect("promotable") } else { kind(c) };
-                let sq = OSquare::new(file, rank as u8 + 1).expect("square on the board");
-                pos.piece_set(sq, Some(OPiece::new(k, color(c))));
-                file -= 1;
-                promoted = false;
-            }
-        }
-    }
-    pos.side_to_move_set(if fields[1] == "b" { OColor::Black } else { OColor::White });
-    let mut count = 0u32;
-    for c in fields[2].chars().filter(|&c| c != '-') {
-        if let Some(d) = c.to_digit(10) {
-            count = count * 10 + d;
-            continue;
-        }
-        let hand = pos.hand_of_a_player_mut(color(c));
-        for _ in 0..count.max(1) {
-            *hand = hand.added(kind(c)).expect("hand kind");
-        }
-        count = 0;
-    }
-    pos
 }
 
 fn oracle_perft(pos: &PartialPosition, depth: u32) -> u64 {

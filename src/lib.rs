@@ -1,7 +1,10 @@
 //! shomei: a shogi engine speaking USI.
 //!
-//! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `search` the
-//! alpha-beta search, and `usi` the protocol loop. `bench` is the fixed search signature.
+//! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `mate` the
+//! tsume solver (a mate-in-one test for the search, and df-pn for `go mate` and for the root of
+//! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the fixed search signature.
+//! Dependencies point down that list: `usi` and `bench` use `search`, which uses `mate`, `eval`
+//! and `shogi`, which use `types`. Only `usi` and `main` write to stdout.
 
 // The one exception is the table prefetch hint in `search::tt`, documented there.
 #![deny(unsafe_code)]
@@ -16,4 +19,9 @@ pub mod types;
 pub mod usi;
 
 pub use shogi::{Position, SfenError};
+
+/// The seeded generator the tests and benches share, for the unit tests here.
+#[cfg(test)]
+#[path = "../tests/common/rng.rs"]
+mod test_rng;
 pub use types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};

@@ -1,28 +1,17 @@
 //! The static evaluation: symmetry over positions from seeded random play, material signs and
 //! ordering, hand and promotion values, king safety, kingless problems and bounds.
 
+mod common {
+    pub mod rng;
+}
+
+use common::rng::Rng;
 use shomei::eval::{breakdown, evaluate, hand_value, params, piece_value, Value};
 use shomei::shogi::SfenMode;
 use shomei::{Color, Move, PieceKind, Position};
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen_mode(sfen, SfenMode::Composed).unwrap_or_else(|e| panic!("{sfen}: {e}"))
-}
-
-/// xorshift64*: small, seeded, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Random games from `start`: half of the moves are captures or promotions when there are any,
@@ -40,9 +29,9 @@ fn random_play(start: &str, seed: u64, games: usize, plies: usize) -> Vec<Positi
             let sharp: Vec<Move> =
                 moves.iter().copied().filter(|&m| p.is_capture(m) || m.is_promotion()).collect();
             let m = if !sharp.is_empty() && rng.next() & 1 == 0 {
-                sharp[rng.below(sharp.len())]
+                sharp[rng.index(sharp.len())]
             } else {
-                moves.as_slice()[rng.below(moves.len())]
+                moves.as_slice()[rng.index(moves.len())]
             };
             p.do_move(m);
             out.push(p.clone());
@@ -226,7 +215,7 @@ fn material_changes_by_the_published_values() {
             if moves.is_empty() {
                 break;
             }
-            let m = moves.as_slice()[rng.below(moves.len())];
+            let m = moves.as_slice()[rng.index(moves.len())];
             let sign = if p.side_to_move() == Color::Black { 1 } else { -1 };
             let before = breakdown(&p).material * sign;
             let mut expected = 0;

@@ -8,9 +8,11 @@
 
 mod common {
     pub mod usi_engine;
+    pub mod usi_lines;
 }
 
 use common::usi_engine::{Engine, REPLY, SEARCH};
+use common::usi_lines::is_bestmove;
 use shomei::Position;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -19,10 +21,6 @@ use std::time::{Duration, Instant};
 
 /// Time a bounded `go` may take beyond its limit on a loaded machine before the test fails.
 const MARGIN: Duration = Duration::from_millis(400);
-
-fn is_bestmove(l: &str) -> bool {
-    l == "bestmove" || l.starts_with("bestmove ")
-}
 
 /// Fails unless `line` is `bestmove <legal move> [ponder <move>]` in the position `args`.
 #[track_caller]

@@ -1,21 +1,24 @@
 //! The foundation's user-facing commands driven through the real binary: `go perft`, `d`,
 //! `shomei perft`, and bad `position` input that must leave the previous position in place.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common {
+    pub mod usi_engine;
+}
 
-/// Runs the engine with `input` on stdin and returns its stdout.
+use common::usi_engine::{run_command, Engine, SEARCH};
+use std::process::Command;
+
+/// Runs the engine with `input` on stdin until it exits at the end of input, and returns its
+/// stdout.
 fn session(input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shomei"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().expect("engine exits at end of input");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
+    let mut e = Engine::spawn();
+    e.send_bytes(input.as_bytes());
+    e.close_stdin();
+    let (status, _) = e.wait_exit(SEARCH);
+    if !status.success() {
+        e.fail(&format!("the engine exited with {status}"));
+    }
+    e.received().iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[test]
@@ -75,19 +78,12 @@ fn bad_input_is_reported_and_the_old_position_kept() {
 
 #[test]
 fn command_line_perft() {
-    let out = Command::new(env!("CARGO_BIN_EXE_shomei"))
-        .args([
-            "perft",
-            "3",
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL",
-            "w",
-            "GR5pnsg",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.ends_with("Nodes searched: 4809015\n"), "{text}");
+    let text = run_command(
+        &["perft", "3", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL", "w", "GR5pnsg", "1"],
+        SEARCH,
+    );
+    assert!(text.ends_with("Nodes searched: 4809015"), "{text}");
+    // A failing command line: the exit status and the whole stderr, which `output` waits for.
     let bad = Command::new(env!("CARGO_BIN_EXE_shomei")).args(["perft", "2", "bad"]).output().unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8(bad.stderr).unwrap().contains("invalid sfen"));

@@ -21,8 +21,9 @@ pub use material::{hand_value, piece_value};
 use crate::types::Color;
 use crate::Position;
 
-/// An evaluation in centipawn-like units (a pawn on the board is 90). Static evaluations stay within
-/// `params::EVAL_LIMIT`, far below mate scores.
+/// A score in centipawn-like units (a pawn on the board is 90), from the side to move's point of
+/// view. Static evaluations stay within `params::EVAL_LIMIT`; the search uses the same type and
+/// places its mate scores far above that limit.
 pub type Value = i32;
 
 /// The evaluation from the side to move's point of view.

@@ -1,5 +1,5 @@
 //! Tsume (mate) solving: a one-ply mate test for the main search, and a df-pn solver for
-//! `go mate`.
+//! `go mate` and for the root mate search that runs beside the game search.
 //!
 //! In a mate problem the side to move is the attacker: every attacker move must give check, and
 //! the defender may play any legal move (which, being in check, is an evasion). The attacker may
@@ -9,8 +9,9 @@
 //! - [`mate_in_one`]: a legal check after which the defender has no legal move (pawn-drop mates
 //!   excluded). Most checks are rejected without being made (escape squares, drops that can be
 //!   interposed); about 0.3 us per call on game positions, 0.6 us on tsume positions.
-//! - [`MateSolver`]: depth-first proof-number search (`dfpn`) with its own transposition table
-//!   (`tt`), then extraction of the mating line (`pv`). In short:
+//! - [`MateSolver`]: depth-first proof-number search (`dfpn`: main loop, node numbers,
+//!   expansion, results) over the checks and evasions of `moves`, with its own transposition
+//!   table (`tt`), then extraction of the mating line (`pv`). In short:
 //!   - **df-pn+**: evasion counts as initial proof numbers, check counts as initial disproof
 //!     numbers, a mate-in-one test at every new attacker node, the 1 + 1/3 threshold trick,
 //!     delayed expansion of drop interpositions on one square.
@@ -31,19 +32,18 @@
 //!     lengths shortened to the true minimum when the budget allows, verified move by move;
 //!     see `pv` for the exact rule.
 mod dfpn;
-mod gen;
-mod hand;
+mod moves;
 mod one;
 mod pv;
 mod tt;
 
-pub use gen::{generate_checks, has_evasion};
+pub use moves::{generate_checks, has_evasion};
 pub use one::mate_in_one;
 pub use pv::verify_line;
 
 use crate::shogi::Position;
 use crate::types::Move;
-use dfpn::{Budget, Engine, Outcome, Sample};
+use dfpn::{Budget, Outcome, Sample, Solver};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,6 @@ pub struct MateLimits {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MateProgress {
     pub nodes: u64,
-    pub nps: u64,
     pub time_ms: u64,
     /// Proof and disproof numbers of the root (`u32::MAX` = infinite).
     pub root_pn: u32,
@@ -150,22 +149,21 @@ impl MateSolver {
         }
         let deadline = limits.time.map(|t| start + t);
         let mut root = pos.clone();
-        let mut engine = Engine::new(&mut self.table, attacker);
-        engine.set_start(start);
+        let mut solver = Solver::new(&mut self.table, attacker);
+        solver.set_start(start);
         let budget = Budget { stop, deadline, node_limit: limits.nodes };
         let mut report = |s: Sample| {
             let ms = start.elapsed().as_millis() as u64;
             progress(MateProgress {
                 nodes: s.nodes,
-                nps: (s.nodes * 1000).checked_div(ms).unwrap_or(0),
                 time_ms: ms,
                 root_pn: s.root_pn,
                 root_dn: s.root_dn,
                 hashfull: s.hashfull,
             });
         };
-        let outcome = engine.search(&mut root, true, tt::UNLIMITED, &budget, &mut report, true);
-        let search_nodes = engine.nodes;
+        let outcome = solver.search(&mut root, true, tt::UNLIMITED, &budget, &mut report, true);
+        let search_nodes = solver.nodes;
         let result = match outcome {
             Outcome::Aborted => MateResult::Timeout,
             Outcome::Disproven { certain, .. } => {
@@ -189,7 +187,7 @@ impl MateSolver {
                 let hard_deadline = limits.time.map(|t| start + t + t / 2);
                 let hard = Budget { stop, deadline: hard_deadline, node_limit: None };
                 let line =
-                    extract(&mut engine, &root, len, attacker, refine, hard, &mut report, &mut self.stats);
+                    extract(&mut solver, &root, len, attacker, refine, hard, &mut report, &mut self.stats);
                 match line {
                     Some(line) => MateResult::Mate(line),
                     None => MateResult::Timeout,
@@ -197,8 +195,8 @@ impl MateSolver {
             }
         };
         self.stats.search_nodes = search_nodes;
-        self.stats.nodes = engine.nodes;
-        self.stats.max_ply = engine.max_ply;
+        self.stats.nodes = solver.nodes;
+        self.stats.max_ply = solver.max_ply;
         self.stats.time = start.elapsed();
         let ts = self.table.stats();
         self.stats.table_used = ts.used;
@@ -212,7 +210,7 @@ impl MateSolver {
 /// refinement, no interposition tests) if that fails.
 #[allow(clippy::too_many_arguments)]
 fn extract(
-    engine: &mut Engine,
+    solver: &mut Solver,
     root: &Position,
     proof_len: u16,
     attacker: crate::types::Color,
@@ -221,7 +219,7 @@ fn extract(
     report: &mut dyn FnMut(Sample),
     stats: &mut MateStats,
 ) -> Option<Vec<Move>> {
-    let mut walk = pv::Walk { engine, refine, hard, attacker, exact: true, report };
+    let mut walk = pv::Walk { solver, refine, hard, attacker, exact: true, report };
     let mut pos = root.clone();
     let mut len = proof_len;
     let mut exact = false;

@@ -10,12 +10,11 @@
 //! early-exit `has_evasion`. Both rejections are exact (they never reject a mate), so the test
 //! finds a mate whenever one exists.
 
-use super::gen::{generate_checks, has_evasion, pawn_files};
-use super::hand::PHand;
+use super::moves::{generate_checks, has_evasion, pawn_files};
 use crate::shogi::attacks::{self, between, masks};
 use crate::shogi::movegen::MoveList;
 use crate::shogi::Position;
-use crate::types::{Bitboard, Move, PieceKind};
+use crate::types::{Bitboard, Hand, Move, PieceKind};
 
 /// Squares next to the enemy king that it could move to now.
 #[inline]
@@ -82,20 +81,20 @@ fn may_mate(pos: &Position, m: Move, escapes: Bitboard) -> bool {
 /// interpositions: when the check comes from a distance, each kind the defender does not hold
 /// but could drop on a square in between must stay entirely with the attacker (with fewer, the
 /// defender would hold one and could interpose). The side to move must be the defender, in check.
-pub(crate) fn interposition_requirement(pos: &Position) -> PHand {
+pub(crate) fn interposition_requirement(pos: &Position) -> Hand {
     let def = pos.side_to_move();
     let checkers = pos.checkers();
     if checkers.is_empty() || checkers.more_than_one() {
-        return PHand::EMPTY;
+        return Hand::EMPTY;
     }
     let ksq = pos.king_square(def);
     let block = between(ksq, checkers.lsb());
     if block.is_empty() {
-        return PHand::EMPTY;
+        return Hand::EMPTY;
     }
     let def_hand = pos.hand(def);
     let att_hand = pos.hand(!def);
-    let mut req = PHand::EMPTY;
+    let mut req = Hand::EMPTY;
     for k in PieceKind::HAND {
         if def_hand.has(k) || !att_hand.has(k) {
             continue;
@@ -139,7 +138,7 @@ pub(crate) fn find_mate_with_hand(
     pos: &mut Position,
     checks: &[Move],
     escapes: Bitboard,
-) -> Option<(Move, PHand)> {
+) -> Option<(Move, Hand)> {
     if checks.is_empty() {
         return None;
     }

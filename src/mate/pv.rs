@@ -28,9 +28,8 @@
 //! The finished line is verified move by move with the rules code: every move legal, every
 //! attacker move a check, and the defender mated (in check, no legal move) at the end.
 
-use super::dfpn::{Budget, Engine, Outcome, Sample};
-use super::gen::{generate_checks, generate_evasions, has_evasion};
-use super::hand::PHand;
+use super::dfpn::{Budget, Outcome, Sample, Solver};
+use super::moves::{generate_checks, generate_evasions, has_evasion};
 use super::tt::{Probe, UNLIMITED};
 use crate::shogi::attacks::between;
 use crate::shogi::movegen::MoveList;
@@ -40,7 +39,7 @@ use crate::types::{Color, Hand, Move, PieceKind};
 /// Budgets of the walk: `refine` for optional exactness searches, `hard` for the searches the
 /// walk cannot do without (re-proving positions that left the table).
 pub(crate) struct Walk<'a, 'b, 't> {
-    pub engine: &'a mut Engine<'t>,
+    pub solver: &'a mut Solver<'t>,
     pub refine: Budget<'b>,
     pub hard: Budget<'b>,
     pub attacker: Color,
@@ -51,8 +50,8 @@ pub(crate) struct Walk<'a, 'b, 't> {
 }
 
 impl Walk<'_, '_, '_> {
-    fn hand(&self, pos: &Position) -> PHand {
-        PHand::from_hand(pos.hand(self.attacker))
+    fn hand(&self, pos: &Position) -> Hand {
+        pos.hand(self.attacker)
     }
 
     /// A search under the hard or the refinement budget. A hard search re-proves a position whose
@@ -60,7 +59,7 @@ impl Walk<'_, '_, '_> {
     pub fn run_search(&mut self, pos: &mut Position, or_root: bool, limit: u16, hard: bool) -> Outcome {
         let budget = if hard { &self.hard } else { &self.refine };
         let b = Budget { stop: budget.stop, deadline: budget.deadline, node_limit: budget.node_limit };
-        self.engine.search(pos, or_root, limit, &b, self.report, !hard)
+        self.solver.search(pos, or_root, limit, &b, self.report, !hard)
     }
 
     pub fn refine_left(&self) -> bool {
@@ -68,7 +67,7 @@ impl Walk<'_, '_, '_> {
             return false;
         }
         if let Some(n) = self.refine.node_limit {
-            if self.engine.nodes >= n {
+            if self.solver.nodes >= n {
                 return false;
             }
         }
@@ -85,7 +84,7 @@ impl Walk<'_, '_, '_> {
     fn proven_len(&mut self, pos: &mut Position, or_node: bool, limit: u16) -> Option<u16> {
         let key = pos.board_key();
         let hand = self.hand(pos);
-        if let Probe::Proven { len, .. } = self.engine.tt.probe(key, hand, limit) {
+        if let Probe::Proven { len, .. } = self.solver.tt.probe(key, hand, limit) {
             return Some(len);
         }
         match self.run_search(pos, or_node, limit, true) {
@@ -129,7 +128,7 @@ impl Walk<'_, '_, '_> {
                 continue;
             }
             pos.do_move(x);
-            useless = match self.engine.tt.probe(pos.board_key(), before, UNLIMITED) {
+            useless = match self.solver.tt.probe(pos.board_key(), before, UNLIMITED) {
                 Probe::Proven { .. } => true,
                 _ => self.prove_with_piece_returned(pos, k),
             };
@@ -178,9 +177,9 @@ impl Walk<'_, '_, '_> {
                     for &m in list.iter() {
                         pos.do_move(m);
                         let probe = if has_evasion(&pos) {
-                            self.engine.tt.probe(pos.board_key(), self.hand(&pos), bound - 1)
+                            self.solver.tt.probe(pos.board_key(), self.hand(&pos), bound - 1)
                         } else {
-                            Probe::Proven { len: 0, hand: PHand::EMPTY }
+                            Probe::Proven { len: 0, hand: Hand::EMPTY }
                         };
                         if let Probe::Proven { len, .. } = probe {
                             if best.is_none_or(|(l, _)| len < l) {

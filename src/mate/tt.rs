@@ -22,7 +22,7 @@
 //! it had four times its work (`FINAL_BONUS`), so results outlive search state of the same cost.
 //! Entries a new proof or disproof makes redundant (dominated hands) are dropped at once.
 
-use super::hand::PHand;
+use crate::types::Hand;
 
 /// Entries per bucket.
 pub const WAYS: usize = 8;
@@ -64,9 +64,9 @@ pub enum Probe {
     /// Undecided, with these numbers.
     Unknown { pn: u32, dn: u32 },
     /// A mate within `len` plies, for every hand that covers `hand`.
-    Proven { len: u16, hand: PHand },
+    Proven { len: u16, hand: Hand },
     /// No mate within `depth` plies (`UNLIMITED`: no mate at all) for every hand `hand` covers.
-    Disproven { depth: u16, hand: PHand },
+    Disproven { depth: u16, hand: Hand },
 }
 
 /// Work (nodes) on a logarithmic scale in 8 bits: 8 steps per doubling.
@@ -95,7 +95,7 @@ fn log_to_work(l: u8) -> u64 {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     check: u32,
-    hand: PHand,
+    hand: Hand,
     pn: u32,
     dn: u32,
     work: u8,
@@ -232,7 +232,7 @@ impl Table {
         };
         Entry {
             check: (w0 as u32) & 0x00ff_ffff,
-            hand: PHand::unpack(((w0 >> 24) & 0x7f_ffff) as u32),
+            hand: Hand::unpack(((w0 >> 24) & 0x7f_ffff) as u32),
             pn,
             dn,
             work: (w0 >> 56) as u8,
@@ -270,11 +270,11 @@ impl Table {
     /// may use at most `limit` more plies. Proofs longer than `limit` and disproofs shallower
     /// than `limit` are not usable and read as undecided.
     #[inline]
-    pub fn probe(&self, key: u64, hand: PHand, limit: u16) -> Probe {
+    pub fn probe(&self, key: u64, hand: Hand, limit: u16) -> Probe {
         let base = self.bucket_of(key);
         let check = Table::check_of(key);
-        let mut best_proof: Option<(u16, PHand)> = None;
-        let mut disproof: Option<(u16, PHand)> = None;
+        let mut best_proof: Option<(u16, Hand)> = None;
+        let mut disproof: Option<(u16, Hand)> = None;
         let mut unknown: Option<(u32, u32)> = None;
         for i in 0..WAYS {
             let at = base + i * WORDS;
@@ -333,7 +333,7 @@ impl Table {
     }
 
     /// Records the undecided numbers of one hand; `work` nodes were spent on it this time.
-    pub fn store_unknown(&mut self, key: u64, hand: PHand, pn: u32, dn: u32, work: u64) {
+    pub fn store_unknown(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, work: u64) {
         let base = self.bucket_of(key);
         let check = Table::check_of(key);
         for i in 0..WAYS {
@@ -358,7 +358,7 @@ impl Table {
     /// Records a mate within `len` plies for every hand covering `hand`. Entries it makes
     /// redundant (unknown hands it covers, longer proofs with larger hands) are dropped, and
     /// their work is credited to it.
-    pub fn store_proven(&mut self, key: u64, hand: PHand, len: u16, work: u64) {
+    pub fn store_proven(&mut self, key: u64, hand: Hand, len: u16, work: u64) {
         let base = self.bucket_of(key);
         let check = Table::check_of(key);
         let mut work = work;
@@ -405,7 +405,7 @@ impl Table {
 
     /// Records that no mate exists within `depth` plies (`UNLIMITED`: at all) for every hand
     /// `hand` covers.
-    pub fn store_disproven(&mut self, key: u64, hand: PHand, depth: u16, work: u64) {
+    pub fn store_disproven(&mut self, key: u64, hand: Hand, depth: u16, work: u64) {
         let base = self.bucket_of(key);
         let check = Table::check_of(key);
         let mut work = work;
@@ -517,8 +517,8 @@ mod tests {
     use super::*;
     use crate::types::PieceKind;
 
-    fn hand(p: u32, g: u32) -> PHand {
-        let mut h = PHand::EMPTY;
+    fn hand(p: u32, g: u32) -> Hand {
+        let mut h = Hand::EMPTY;
         h.set(PieceKind::Pawn, p);
         h.set(PieceKind::Gold, g);
         h
@@ -557,7 +557,7 @@ mod tests {
             k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             keys.push(k);
             let work = if i % 10 == 0 { 1000 } else { 1 };
-            t.store_unknown(k, PHand::EMPTY, 1, 1, work);
+            t.store_unknown(k, Hand::EMPTY, 1, 1, work);
         }
         let before = t.stats().used;
         t.gc();
@@ -566,7 +566,7 @@ mod tests {
         // Heavy entries survive the sweep (some were evicted from full buckets before it).
         let mut heavy_left = 0;
         for (i, &k) in keys.iter().enumerate() {
-            if i % 10 == 0 && t.probe(k, PHand::EMPTY, UNLIMITED) != Probe::Miss {
+            if i % 10 == 0 && t.probe(k, Hand::EMPTY, UNLIMITED) != Probe::Miss {
                 heavy_left += 1;
             }
         }

@@ -3,11 +3,12 @@
 
 use super::history::History;
 use super::node::{MainThreadDuties, Worker};
-use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::params::*;
+use super::shared::Shared;
 use super::time::TimeBudget;
-use super::tt::TranspositionTable;
+use super::tt::{Bound, TranspositionTable};
 use super::value::*;
-use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::shogi::{Declaration, Position};
 use crate::types::Move;
@@ -79,9 +80,8 @@ pub(crate) fn run(
                 seldepth: rm.seldepth,
                 multipv: 1,
                 score: Score::from_value(rm.score),
-                lower_bound: None,
+                bound: Bound::Exact,
                 nodes,
-                nps: nodes * 1000 / shared.elapsed_ms().max(1),
                 hashfull: tt.hashfull(),
                 time_ms: shared.elapsed_ms(),
                 pv: rm.pv.clone(),
@@ -155,11 +155,11 @@ fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Durat
         return None;
     }
     let t = match budget {
-        Some(b) => (b.optimum / 8).min(Duration::from_millis(500)),
+        Some(b) => (b.optimum / ROOT_MATE_OPTIMUM_DIVISOR).min(ROOT_MATE_MAX),
         // Analysis: a fixed slice before the main search starts.
-        None => Duration::from_millis(300),
+        None => ROOT_MATE_ANALYSIS,
     };
-    (t >= Duration::from_millis(20)).then_some(t)
+    (t >= ROOT_MATE_MIN).then_some(t)
 }
 
 /// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
@@ -192,19 +192,18 @@ fn wait_for_release(shared: &Shared, limits: &Limits) {
     }
 }
 
-fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, lower_bound: Option<bool>) {
+fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
     let Some(main) = &w.main else { return };
     let elapsed = w.shared.elapsed_ms();
     let nodes = w.shared.total_nodes();
-    let score = if lower_bound.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+    let score = if bound != Bound::Exact || rm.score > -INFINITE { rm.score } else { rm.prev_score };
     let _ = main.events.send(SearchEvent::Pv(PvInfo {
         depth,
         seldepth: rm.seldepth.max(1),
         multipv,
         score: Score::from_value(score),
-        lower_bound,
+        bound,
         nodes,
-        nps: nodes * 1000 / elapsed.max(1),
         hashfull: w.tt.hashfull(),
         time_ms: elapsed,
         pv: rm.pv.clone(),
@@ -248,7 +247,7 @@ fn search_root(
             rm.seldepth = w.seldepth;
             rm.pv.clear();
             rm.pv.push(m);
-            rm.pv.extend_from_slice(&w.pv[1][1..w.pv_len[1]]);
+            rm.pv.extend_from_slice(w.root_child_pv());
         } else {
             rm.score = -INFINITE;
         }
@@ -278,7 +277,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let first_depth = if is_main { 1 } else { 1 + (w.id as i32 & 1) };
     for depth in first_depth..=max_depth {
         w.root_depth = depth;
-        let iteration_start_nodes = w.stats.nodes;
+        let iteration_start_nodes = w.stats().nodes;
         for rm in rms.iter_mut() {
             rm.prev_score = rm.score;
         }
@@ -286,7 +285,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             w.seldepth = 0;
             let prev = rms[pv_idx].prev_score;
             let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if w.features.aspiration
+            let (mut alpha, mut beta) = if w.uses_aspiration()
                 && depth >= ASPIRATION_MIN_DEPTH
                 && prev > -INFINITE
                 && !is_mate_score(prev)
@@ -304,13 +303,13 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
                 let slow = w.shared.elapsed_ms() > 1000;
                 if v <= alpha {
                     if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(false));
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Upper);
                     }
                     beta = (alpha + beta) / 2;
                     alpha = (v - delta).max(-INFINITE);
                 } else if v >= beta {
                     if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Some(true));
+                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Lower);
                     }
                     beta = (v + delta).min(INFINITE);
                 } else {
@@ -330,9 +329,9 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             continue;
         }
         for (i, rm) in rms.iter().take(multipv).enumerate() {
-            report_pv(w, rm, depth, i + 1, None);
+            report_pv(w, rm, depth, i + 1, Bound::Exact);
         }
-        let iteration_nodes = w.stats.nodes - iteration_start_nodes;
+        let iteration_nodes = w.stats().nodes - iteration_start_nodes;
         if let Some(main) = &w.main {
             let bf = if prev_iteration_nodes > 0 {
                 iteration_nodes as f64 / prev_iteration_nodes as f64
@@ -341,14 +340,14 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             };
             let _ = main.events.send(SearchEvent::Stats(IterationStats {
                 depth,
-                stats: w.stats,
+                stats: w.stats(),
                 branching_factor: bf,
             }));
         }
         prev_iteration_nodes = iteration_nodes;
 
         // Time: stop early when the best move is stable, think longer when it keeps changing.
-        best_changes *= 0.5;
+        best_changes *= BEST_CHANGE_DECAY;
         if rms[0].mv != last_best {
             best_changes += 1.0;
             stable_iterations = 0;
@@ -360,16 +359,16 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         // Read each time: a `ponderhit` may have brought a new clock.
         let budget = w.shared.budget();
         if let (Some(b), true) = (budget, free_to_stop) {
-            let stability = if stable_iterations >= 4 { 0.7 } else { 1.0 };
-            let factor = (1.0 + best_changes).min(2.5) * stability;
+            let stability = if stable_iterations >= STABLE_ITERATIONS { TIME_STABLE_FACTOR } else { 1.0 };
+            let factor = (1.0 + best_changes).min(TIME_MAX_INSTABILITY) * stability;
             let elapsed = w.shared.clock_elapsed_ms() as f64;
             let minimum = b.minimum.as_millis() as f64;
-            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * 0.6 {
+            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
                 break;
             }
         }
         // With one legal move there is nothing to decide; a few plies give a score to show.
-        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= 4 {
+        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= ONE_MOVE_DEPTH {
             break;
         }
         // A proven mate will not get shorter by searching deeper.

@@ -1,6 +1,6 @@
 //! Move-ordering memory of one search thread: killers, counter-moves and history scores.
 
-use super::params::{HISTORY_BONUS_CAP, HISTORY_MAX};
+use super::params::{HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
 use super::value::MAX_PLY;
 use crate::shogi::Position;
 use crate::types::{Color, Move, Piece};
@@ -111,7 +111,7 @@ impl History {
     /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
         let us = pos.side_to_move();
-        let bonus = depth * depth * 16;
+        let bonus = depth * depth * HISTORY_BONUS_SCALE;
         let prev = previous_slot(pos);
         Self::nudge(&mut self.butterfly[History::index(us, best)], bonus);
         if let Some(p) = prev {

@@ -12,6 +12,7 @@
 //! Quiescence uses stages 1 and 2 only (and all evasions in check).
 
 use super::history::History;
+use super::params::{CAPTURE_ATTACKER_DIVISOR, CAPTURE_PROMOTION_BONUS, CAPTURE_VICTIM_WEIGHT};
 use super::see::{exchange_value, see_ge};
 use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::shogi::Position;
@@ -127,8 +128,9 @@ impl MovePicker {
     fn capture_score(pos: &Position, m: Move) -> i32 {
         let victim = if m.is_drop() { crate::types::Piece::NONE } else { pos.piece_on(m.to()) };
         let victim_value = if victim.is_some() { exchange_value(victim.kind()) } else { 0 };
-        let promo = if m.is_promotion() { 300 } else { 0 };
-        victim_value * 8 + promo - exchange_value(pos.moved_piece_after(m).kind()) / 64
+        let promo = if m.is_promotion() { CAPTURE_PROMOTION_BONUS } else { 0 };
+        victim_value * CAPTURE_VICTIM_WEIGHT + promo
+            - exchange_value(pos.moved_piece_after(m).kind()) / CAPTURE_ATTACKER_DIVISOR
     }
 
     fn load(&mut self, list: &MoveList) {

@@ -1,13 +1,11 @@
 //! Every tunable number of the search, named, in one place.
 
 use super::value::Value;
+use std::time::Duration;
 
 /// Aspiration window: first half-width, and how it grows after a fail.
 pub const ASPIRATION_DELTA: Value = 24;
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-
-/// Internal iterative reduction: nodes without a table move from this depth search one ply less.
-pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Null-move pruning: allowed from this depth; reduction = base + depth / divisor.
 pub const NULL_MIN_DEPTH: i32 = 3;
@@ -34,9 +32,10 @@ pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
     (if improving { base + base / 2 } else { base }) as usize
 }
 
-/// SEE pruning thresholds at shallow depth (per depth unit).
+/// SEE pruning thresholds at shallow depth (per depth unit), and the deepest depth it applies to.
 pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_CAPTURE_MARGIN: i32 = -140;
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 
 /// Late-move reductions: reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR.
 pub const LMR_BASE: f64 = 0.5;
@@ -46,8 +45,37 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// History: bonus cap and the gravity limit that keeps scores bounded.
 pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_BONUS_CAP: i32 = 1_600;
+/// A cutoff's history bonus is this times depth squared: deep cutoffs say more.
+pub const HISTORY_BONUS_SCALE: i32 = 16;
+
+/// Capture ordering: victim value times this weight dominates, so the most valuable victim
+/// comes first; promotions add a bonus; the attacker's value, divided down, breaks ties
+/// towards the cheaper attacker.
+pub const CAPTURE_VICTIM_WEIGHT: i32 = 8;
+pub const CAPTURE_PROMOTION_BONUS: i32 = 300;
+pub const CAPTURE_ATTACKER_DIVISOR: i32 = 64;
 
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
 /// How many plies of quiescence may answer checks before only captures remain.
 pub const QS_CHECK_PLIES: i32 = 6;
+
+/// Time between iterations: the iteration stops once the clock passes `TIME_OPTIMUM_SHARE` of
+/// the optimum times a factor that grows with recent best-move changes (each iteration halves
+/// the count by `BEST_CHANGE_DECAY`; the factor is capped at `TIME_MAX_INSTABILITY`) and shrinks
+/// to `TIME_STABLE_FACTOR` once the best move has held for `STABLE_ITERATIONS` iterations.
+pub const BEST_CHANGE_DECAY: f64 = 0.5;
+pub const STABLE_ITERATIONS: u32 = 4;
+pub const TIME_STABLE_FACTOR: f64 = 0.7;
+pub const TIME_MAX_INSTABILITY: f64 = 2.5;
+pub const TIME_OPTIMUM_SHARE: f64 = 0.6;
+/// With a single legal move, searching stops at this depth (enough for a score to show).
+pub const ONE_MOVE_DEPTH: i32 = 4;
+
+/// The root mate search of a timed `go` gets the optimum divided by this, at most
+/// `ROOT_MATE_MAX`; analysis gets `ROOT_MATE_ANALYSIS`; below `ROOT_MATE_MIN` it is skipped
+/// (too short to find anything the main search would not).
+pub const ROOT_MATE_OPTIMUM_DIVISOR: u32 = 8;
+pub const ROOT_MATE_MAX: Duration = Duration::from_millis(500);
+pub const ROOT_MATE_ANALYSIS: Duration = Duration::from_millis(300);
+pub const ROOT_MATE_MIN: Duration = Duration::from_millis(20);

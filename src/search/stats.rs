@@ -23,26 +23,6 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
-    pub fn add(&mut self, o: &SearchStats) {
-        self.nodes += o.nodes;
-        self.qnodes += o.qnodes;
-        self.beta_cutoffs += o.beta_cutoffs;
-        self.first_move_cutoffs += o.first_move_cutoffs;
-        self.tt_probes += o.tt_probes;
-        self.tt_hits += o.tt_hits;
-        self.tt_cutoffs += o.tt_cutoffs;
-        self.null_tries += o.null_tries;
-        self.null_cutoffs += o.null_cutoffs;
-        self.lmr_reductions += o.lmr_reductions;
-        self.lmr_researches += o.lmr_researches;
-        self.futility_prunes += o.futility_prunes;
-        self.rfp_prunes += o.rfp_prunes;
-        self.razor_prunes += o.razor_prunes;
-        self.lmp_prunes += o.lmp_prunes;
-        self.see_prunes += o.see_prunes;
-        self.check_extensions += o.check_extensions;
-    }
-
     /// Share of beta cutoffs made by the first move tried, in per cent.
     pub fn first_move_cutoff_rate(&self) -> f64 {
         percent(self.first_move_cutoffs, self.beta_cutoffs)

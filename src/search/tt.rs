@@ -108,11 +108,6 @@ impl TranspositionTable {
         Some(TranspositionTable { words, buckets, generation: AtomicU8::new(0) })
     }
 
-    /// Size in megabytes.
-    pub fn size_mb(&self) -> usize {
-        self.buckets * BUCKET_BYTES / (1024 * 1024)
-    }
-
     /// Empties the table.
     pub fn clear(&self) {
         for w in &self.words {

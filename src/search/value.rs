@@ -1,7 +1,7 @@
 //! Search scores: centipawn-like values, mate scores, and how they are reported over USI.
 
-/// A score from the side to move's point of view.
-pub type Value = i32;
+/// Search scores share the evaluation's unit; mate scores live above `EVAL_LIMIT`.
+pub use crate::eval::Value;
 
 /// Beyond every real score.
 pub const INFINITE: Value = 32_001;
@@ -50,7 +50,7 @@ pub fn from_tt(v: Value, ply: usize) -> Value {
     }
 }
 
-/// A score as the protocol reports it.
+/// A score as the protocol reports it (`usi::info` writes it out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawns.
@@ -71,17 +71,6 @@ impl Score {
     }
 }
 
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            // Mated right now is written `mate -0` by some engines; GUIs misread it, so use -1.
-            Score::Mate(0) => write!(f, "mate -1"),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +84,6 @@ mod tests {
         }
         assert_eq!(Score::from_value(mate_in(3)), Score::Mate(3));
         assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-4));
-        assert_eq!(Score::from_value(77).to_string(), "cp 77");
+        assert_eq!(Score::from_value(77), Score::Cp(77));
     }
 }

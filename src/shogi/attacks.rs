@@ -340,16 +340,11 @@ mod tests {
 
     #[test]
     fn sliders_match_a_square_by_square_walk() {
-        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut rng = crate::test_rng::Rng(0x9e3779b97f4a7c15);
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let lo = seed;
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let occ = Bitboard(((seed as u128) << 64 | lo as u128) & Bitboard::FULL.0 & (lo as u128 * 3));
+            let lo = rng.next();
+            let hi = rng.next();
+            let occ = Bitboard(((hi as u128) << 64 | lo as u128) & Bitboard::FULL.0 & (lo as u128 * 3));
             for s in Square::all() {
                 let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];
                 let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];

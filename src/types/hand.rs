@@ -1,15 +1,20 @@
 //! Pieces in hand, packed into one `u32`.
 //!
 //! ```text
-//!  bit: 31   28 27   24 23   20 19   16 15   12 11    8 7     0
-//!       | rook | bish |  gold | silv |  kni |  lan | pawn     |
+//! bit: 29  26 | 25  22 | 21  18 | 17  14 | 13  10 | 9   6 | 5    0
+//!      rook   | bishop | gold   | silver | knight | lance | pawn
 //! ```
-//! Each field has spare high bits, so a count never carries into its neighbour.
+//! Every field has one guard bit above it (pawn: 5 bits + guard, the others 3 bits + guard), so
+//! "holds at least as many of every kind" ([`Hand::covers`]) is a single subtraction. The guard
+//! bits are zero in every hand a position holds.
 
 use super::PieceKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Hand(u32);
+
+/// The guard bit above each field.
+const GUARDS: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 25) | (1 << 29);
 
 impl Hand {
     pub const EMPTY: Hand = Hand(0);
@@ -18,12 +23,12 @@ impl Hand {
     const fn shift(k: PieceKind) -> u32 {
         match k {
             PieceKind::Pawn => 0,
-            PieceKind::Lance => 8,
-            PieceKind::Knight => 12,
-            PieceKind::Silver => 16,
-            PieceKind::Gold => 20,
-            PieceKind::Bishop => 24,
-            PieceKind::Rook => 28,
+            PieceKind::Lance => 6,
+            PieceKind::Knight => 10,
+            PieceKind::Silver => 14,
+            PieceKind::Gold => 18,
+            PieceKind::Bishop => 22,
+            PieceKind::Rook => 26,
             _ => 0,
         }
     }
@@ -34,6 +39,21 @@ impl Hand {
             PieceKind::Pawn => 0x1f,
             _ => 0x7,
         }
+    }
+
+    /// The largest count a field holds.
+    #[inline(always)]
+    pub const fn max_count(k: PieceKind) -> u32 {
+        Hand::mask(k)
+    }
+
+    /// Every field at its maximum: the disproof hand "any hand at all".
+    pub fn full() -> Hand {
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            h.set(k, Hand::max_count(k));
+        }
+        h
     }
 
     /// How many pieces of kind `k` (an unpromoted, non-king kind) the hand holds.
@@ -58,9 +78,27 @@ impl Hand {
         self.0 -= 1 << Hand::shift(k);
     }
 
-    /// Sets the count of kind `k`; counts beyond the field's range are the caller's error.
+    /// Sets the count of kind `k`, saturating at the field's maximum.
+    #[inline(always)]
     pub fn set(&mut self, k: PieceKind, n: u32) {
-        self.0 = (self.0 & !(Hand::mask(k) << Hand::shift(k))) | ((n & Hand::mask(k)) << Hand::shift(k));
+        let s = Hand::shift(k);
+        self.0 = (self.0 & !(Hand::mask(k) << s)) | (n.min(Hand::mask(k)) << s);
+    }
+
+    /// One more of `k`, saturating at the field's maximum.
+    #[inline]
+    pub fn plus(self, k: PieceKind) -> Hand {
+        let mut h = self;
+        h.set(k, self.count(k) + 1);
+        h
+    }
+
+    /// One fewer of `k`, not below zero.
+    #[inline]
+    pub fn minus(self, k: PieceKind) -> Hand {
+        let mut h = self;
+        h.set(k, self.count(k).saturating_sub(1));
+        h
     }
 
     #[inline(always)]
@@ -74,13 +112,94 @@ impl Hand {
         self.0 & !0x1f != 0
     }
 
-    /// Whether this hand holds at least as many of every kind as `other`.
-    pub fn covers(self, other: Hand) -> bool {
-        PieceKind::HAND.iter().all(|&k| self.count(k) >= other.count(k))
+    /// Whether this hand holds at least as many of every kind as `o`.
+    #[inline(always)]
+    pub const fn covers(self, o: Hand) -> bool {
+        ((self.0 | GUARDS).wrapping_sub(o.0) & GUARDS) == GUARDS
+    }
+
+    /// The larger count of every kind.
+    #[inline]
+    pub fn max(self, o: Hand) -> Hand {
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            h.set(k, self.count(k).max(o.count(k)));
+        }
+        h
+    }
+
+    /// The smaller count of every kind.
+    #[inline]
+    pub fn min(self, o: Hand) -> Hand {
+        let mut h = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            h.set(k, self.count(k).min(o.count(k)));
+        }
+        h
     }
 
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         PieceKind::HAND.iter().map(|&k| self.count(k)).sum()
+    }
+
+    /// The counts without the guard bits, in 23 bits (for tables that pack a hand with other data).
+    #[inline(always)]
+    pub const fn pack(self) -> u32 {
+        let v = self.0;
+        (v & 0x1f)
+            | ((v >> 1) & (0x7 << 5))
+            | ((v >> 2) & (0x7 << 8))
+            | ((v >> 3) & (0x7 << 11))
+            | ((v >> 4) & (0x7 << 14))
+            | ((v >> 5) & (0x7 << 17))
+            | ((v >> 6) & (0x7 << 20))
+    }
+
+    /// The inverse of [`Hand::pack`].
+    #[inline(always)]
+    pub const fn unpack(p: u32) -> Hand {
+        Hand(
+            (p & 0x1f)
+                | ((p & (0x7 << 5)) << 1)
+                | ((p & (0x7 << 8)) << 2)
+                | ((p & (0x7 << 11)) << 3)
+                | ((p & (0x7 << 14)) << 4)
+                | ((p & (0x7 << 17)) << 5)
+                | ((p & (0x7 << 20)) << 6),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn covers_is_per_kind_at_least() {
+        let mut a = Hand::EMPTY;
+        a.set(PieceKind::Pawn, 18);
+        a.set(PieceKind::Gold, 2);
+        let mut b = Hand::EMPTY;
+        b.set(PieceKind::Pawn, 17);
+        b.set(PieceKind::Gold, 2);
+        assert!(a.covers(b) && !b.covers(a));
+        b.set(PieceKind::Rook, 1);
+        assert!(!a.covers(b) && !b.covers(a));
+        assert!(a.covers(Hand::EMPTY) && Hand::full().covers(a));
+        assert_eq!(a.max(b).count(PieceKind::Rook), 1);
+        assert_eq!(a.min(b).count(PieceKind::Pawn), 17);
+        assert_eq!(b.plus(PieceKind::Rook).count(PieceKind::Rook), 2);
+        assert_eq!(Hand::EMPTY.minus(PieceKind::Rook), Hand::EMPTY);
+        for h in [a, b, Hand::full(), Hand::EMPTY] {
+            assert_eq!(Hand::unpack(h.pack()), h);
+            assert!(h.pack() < 1 << 23);
+        }
+        for k in PieceKind::HAND {
+            let mut x = Hand::full();
+            x.set(k, 0);
+            assert!(!x.covers(Hand::full()));
+            assert!(Hand::full().covers(x));
+        }
     }
 }

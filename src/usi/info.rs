@@ -1,7 +1,22 @@
 //! Formatting search events as USI output lines.
 
-use crate::search::{IterationStats, ProgressInfo, PvInfo};
+use crate::search::{Bound, IterationStats, ProgressInfo, PvInfo, Score};
 use std::fmt::Write;
+
+/// Nodes per second, as every `info` line reports it.
+pub fn nps(nodes: u64, time_ms: u64) -> u64 {
+    nodes * 1000 / time_ms.max(1)
+}
+
+/// A score in USI words: `cp N` or `mate N`.
+pub fn score_words(score: Score) -> String {
+    match score {
+        Score::Cp(v) => format!("cp {v}"),
+        // Mated right now is written `mate -0` by some engines; GUIs misread it, so use -1.
+        Score::Mate(0) => "mate -1".to_string(),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
 
 /// `info depth .. seldepth .. [multipv k] score .. [lowerbound|upperbound] nodes .. nps .. hashfull .. time .. pv ..`
 pub fn pv_line(info: &PvInfo, show_multipv: bool) -> String {
@@ -9,14 +24,14 @@ pub fn pv_line(info: &PvInfo, show_multipv: bool) -> String {
     if show_multipv {
         let _ = write!(s, " multipv {}", info.multipv);
     }
-    let _ = write!(s, " score {}", info.score);
-    match info.lower_bound {
-        Some(true) => s.push_str(" lowerbound"),
-        Some(false) => s.push_str(" upperbound"),
-        None => {}
+    let _ = write!(s, " score {}", score_words(info.score));
+    match info.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        Bound::Exact | Bound::None => {}
     }
-    let _ =
-        write!(s, " nodes {} nps {} hashfull {} time {}", info.nodes, info.nps, info.hashfull, info.time_ms);
+    let nps = nps(info.nodes, info.time_ms);
+    let _ = write!(s, " nodes {} nps {nps} hashfull {} time {}", info.nodes, info.hashfull, info.time_ms);
     if !info.pv.is_empty() {
         s.push_str(" pv");
         for m in &info.pv {
@@ -32,7 +47,7 @@ pub fn progress_line(p: &ProgressInfo) -> String {
         p.depth,
         p.seldepth.max(p.depth as usize),
         p.nodes,
-        p.nps,
+        nps(p.nodes, p.time_ms),
         p.hashfull,
         p.time_ms
     )
@@ -64,4 +79,19 @@ pub fn stats_line(it: &IterationStats) -> String {
         s.check_extensions,
         it.branching_factor
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_speeds_in_usi_words() {
+        assert_eq!(score_words(Score::Cp(77)), "cp 77");
+        assert_eq!(score_words(Score::Mate(3)), "mate 3");
+        assert_eq!(score_words(Score::Mate(-4)), "mate -4");
+        assert_eq!(score_words(Score::Mate(0)), "mate -1");
+        assert_eq!(nps(5000, 0), 5_000_000);
+        assert_eq!(nps(5000, 2000), 2500);
+    }
 }

@@ -1,5 +1,6 @@
 //! `go mate`: the df-pn solver on its own thread, reporting through the protocol's output channel.
 
+use super::info::nps;
 use super::JobOutput;
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::Position;
@@ -39,8 +40,7 @@ impl MateJob {
                 let result = solver.solve(&pos, limits, &thread_stop, &mut progress);
                 let stats = solver.stats();
                 let ms = stats.time.as_millis() as u64;
-                let summary =
-                    format!("info nodes {} nps {} time {}", stats.nodes, stats.nodes * 1000 / ms.max(1), ms);
+                let summary = format!("info nodes {} nps {} time {}", stats.nodes, nps(stats.nodes, ms), ms);
                 let _ = out.send(JobOutput::Line(summary));
                 let _ = out.send(JobOutput::Line(answer_line(&result)));
             })
@@ -76,7 +76,7 @@ fn progress_line(p: &MateProgress) -> String {
     format!(
         "info nodes {} nps {} time {} hashfull {} string proof number {} disproof number {}",
         p.nodes,
-        p.nps,
+        nps(p.nodes, p.time_ms),
         p.time_ms,
         p.hashfull,
         infinite_or(p.root_pn),

@@ -1,14 +1,18 @@
-//! One search thread's recursive search: the principal-variation alpha-beta and quiescence.
+//! One search thread's recursive search: the principal-variation alpha-beta and quiescence,
+//! and (in `minimax`) the plain negamax it is checked against.
 
-use super::history::History;
-use super::ordering::{MovePicker, PickerBuffers, PickerKind};
-use super::params::*;
-use super::see::see_ge;
-use super::stats::SearchStats;
-use super::tt::{Bound, TranspositionTable};
-use super::value::*;
-use super::{SearchAlgorithm, SearchEvent, SearchOptions, Shared};
+mod minimax;
+
 use crate::eval::evaluate;
+use crate::search::history::History;
+use crate::search::ordering::{MovePicker, PickerBuffers, PickerKind};
+use crate::search::params::*;
+use crate::search::see::see_ge;
+use crate::search::shared::Shared;
+use crate::search::stats::SearchStats;
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::value::*;
+use crate::search::{SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::shogi::{Declaration, Position, Sennichite};
 use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
@@ -50,14 +54,14 @@ pub(crate) struct Worker<'a> {
     pub tt: &'a TranspositionTable,
     pub shared: &'a Shared,
     pub opts: SearchOptions,
-    pub features: Features,
+    features: Features,
     pub history: History,
-    pub stats: SearchStats,
+    stats: SearchStats,
     pub seldepth: usize,
     pub root_depth: i32,
     pub root_side: Color,
-    pub pv: Vec<[Move; MAX_PLY + 1]>,
-    pub pv_len: [usize; MAX_PLY + 1],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
     static_evals: [Value; MAX_PLY + 4],
     lmr: Vec<[i32; 64]>,
     /// Move-picker storage per ply, lent to each node and given back.
@@ -106,6 +110,21 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The principal variation below the root move just searched (without that move).
+    pub fn root_child_pv(&self) -> &[Move] {
+        &self.pv[1][1..self.pv_len[1]]
+    }
+
+    /// Whether iterations start with an aspiration window.
+    pub fn uses_aspiration(&self) -> bool {
+        self.features.aspiration
+    }
+
+    /// What this thread has counted so far.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
     /// Counts a node, publishes the count, and on the main thread checks limits now and then.
     #[inline]
     pub(crate) fn count_node(&mut self) {
@@ -139,7 +158,6 @@ impl<'a> Worker<'a> {
                 depth: self.root_depth,
                 seldepth: self.seldepth,
                 nodes,
-                nps: nodes * 1000 / elapsed.max(1),
                 hashfull: self.tt.hashfull(),
                 time_ms: elapsed,
             }));
@@ -199,7 +217,8 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len.max(ply + 1);
     }
 
-    /// Alpha-beta search of a non-root node; `PV` nodes have an open window.
+    /// Alpha-beta search of a non-root node; `PV` nodes have an open window. The steps are
+    /// numbered in comments, as in Stockfish, so that a change can name the step it touches.
     pub fn search<const PV: bool>(
         &mut self,
         depth: i32,
@@ -207,6 +226,7 @@ impl<'a> Worker<'a> {
         mut beta: Value,
         ply: usize,
     ) -> Value {
+        // Step 1. Game-rule results, the horizon, a stop, and the ply limit.
         self.pv_len[ply] = ply;
         if let Some(v) = self.rule_value(ply) {
             return v;
@@ -230,7 +250,7 @@ impl<'a> Worker<'a> {
         let pruning = self.features.pruning;
         let in_check = self.pos.in_check();
 
-        // Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        // Step 2. Mate-distance pruning: no line from here beats a mate already found nearer the root.
         if pruning {
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -239,7 +259,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Transposition table.
+        // Step 3. Transposition table: the table move, and a cutoff at non-PV nodes.
         let key = self.pos.key();
         self.stats.tt_probes += 1;
         let tt_hit = self.tt.probe(key);
@@ -258,7 +278,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // A mate in one ends the search of this node: nothing scores higher.
+        // Step 4. A mate in one ends the search of this node: nothing scores higher.
         if pruning && !in_check {
             if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
                 let v = mate_in(ply + 1);
@@ -268,13 +288,13 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Static evaluation, and whether it improved on two plies ago.
+        // Step 5. Static evaluation, and whether it improved on two plies ago.
         let eval = if in_check { -INFINITE } else { tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
         self.static_evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_evals[ply - 2];
 
         if pruning && !PV && !in_check && !is_mate_score(beta) {
-            // Razoring: far below alpha at the frontier, only captures could save it.
+            // Step 6. Razoring: far below alpha at the frontier, only captures could save it.
             if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply, 0);
                 if v <= alpha {
@@ -282,13 +302,13 @@ impl<'a> Worker<'a> {
                     return v;
                 }
             }
-            // Reverse futility: so far above beta that a quiet reply will not bring it back.
+            // Step 7. Reverse futility: so far above beta that a quiet reply will not bring it back.
             let margin = RFP_MARGIN * (depth - improving as i32);
             if depth <= RFP_MAX_DEPTH && eval - margin >= beta {
                 self.stats.rfp_prunes += 1;
                 return eval;
             }
-            // Null move: if passing still fails high, a real move surely does.
+            // Step 8. Null move: if passing still fails high, a real move surely does.
             if depth >= NULL_MIN_DEPTH && eval >= beta && self.pos.last_move().is_some() {
                 self.stats.null_tries += 1;
                 let r = NULL_REDUCTION_BASE + depth / NULL_REDUCTION_DIVISOR;
@@ -305,6 +325,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 9. The move loop, in the picker's order.
         let buffers = self.take_buffers(ply);
         let mut picker = MovePicker::new(PickerKind::Main, &self.pos, &self.history, ply, tt_move, buffers);
         let mut best = -INFINITE;
@@ -319,6 +340,8 @@ impl<'a> Worker<'a> {
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
 
+            // Step 10. Pruning at shallow depth: late quiet moves, futile ones, and moves that
+            // lose material by SEE.
             if pruning && !PV && moves_tried > 0 && best > -MATE_IN_MAX_PLY && !in_check {
                 if quiet && !gives_check {
                     // Late-move pruning: enough quiet moves tried at a shallow node.
@@ -333,17 +356,17 @@ impl<'a> Worker<'a> {
                         self.stats.futility_prunes += 1;
                         continue;
                     }
-                    if depth <= 6 && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
+                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
                         self.stats.see_prunes += 1;
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
+                } else if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
                     self.stats.see_prunes += 1;
                     continue;
                 }
             }
 
-            // Check extension for checks that do not simply lose the checking piece.
+            // Step 11. Check extension for checks that do not simply lose the checking piece.
             let extension =
                 if pruning && gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0) {
                     self.stats.check_extensions += 1;
@@ -353,6 +376,8 @@ impl<'a> Worker<'a> {
                 };
             let new_depth = depth - 1 + extension;
 
+            // Step 12. Make the move and search it: the first with the full window, the others
+            // with a null window (reduced when late and quiet), searched again when they beat alpha.
             self.pos.do_move(m);
             self.tt.prefetch(self.pos.key());
             moves_tried += 1;
@@ -384,6 +409,7 @@ impl<'a> Worker<'a> {
                 return 0;
             }
 
+            // Step 13. A new best move; a beta cutoff updates the quiet history.
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
@@ -412,10 +438,11 @@ impl<'a> Worker<'a> {
 
         self.give_back(ply, picker);
         if moves_tried == 0 {
-            // No legal move (or all pruned, which cannot happen: the first move is never pruned).
+            // Step 14. No legal move (or all pruned, which cannot happen: the first move is never pruned).
             return mated_in(ply);
         }
 
+        // Step 15. Store the result in the table.
         let bound = if best >= beta {
             Bound::Lower
         } else if PV && best > original_alpha {

@@ -251,20 +251,7 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
 mod tests {
     use super::*;
     use crate::shogi::SfenMode;
-
-    /// A small deterministic generator for the tests.
-    pub(crate) struct Rng(pub u64);
-    impl Rng {
-        pub fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        pub fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
         let mut rng = Rng(seed);
@@ -277,7 +264,7 @@ mod tests {
                     break;
                 }
                 // Prefer captures and drops so hands fill up.
-                let m = moves[rng.below(moves.len())];
+                let m = moves[rng.index(moves.len())];
                 pos.do_move(m);
                 out.push(pos.clone());
             }

@@ -1,8 +1,8 @@
 //! Plain negamax over every legal move: the reference the alpha-beta search is checked against.
 
-use super::node::Worker;
-use super::value::*;
+use super::Worker;
 use crate::eval::evaluate;
+use crate::search::value::*;
 
 impl Worker<'_> {
     /// The negamax value of the current position searched `depth` plies deep, with the same
