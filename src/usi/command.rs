@@ -131,7 +131,7 @@ fn random_time(t: u64) -> u64 {
     // One multiply-xorshift round spreads the clock's low bits.
     let mut x = nanos.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x ^= x >> 29;
-    t.saturating_add(x % (2 * t).max(1))
+    t.saturating_add(x % t.saturating_mul(2).max(1))
 }
 
 fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
