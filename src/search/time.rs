@@ -65,7 +65,7 @@ const LATENESS_WINDOW: usize = 16;
 
 /// The margin until a few answers have been measured: a fresh process is slower to answer
 /// (its memory is not yet touched), and one late first move loses the game.
-const COLD_START_MARGIN_MS: u64 = 30;
+pub const COLD_START_MARGIN_MS: u64 = 30;
 
 /// Measured answers needed before the learnt margin replaces the cold-start one.
 const WARM_SAMPLES: usize = 4;

@@ -121,7 +121,9 @@ impl Dobutsu {
         self.finish();
         let pos = self.position;
         let table = self.table.clone();
-        let budget = time::budget(&limits.time, pos.side_to_move(), &time_options, pos.ply(), 30);
+        // No lateness is learnt on this board (its answers are cheap): the cold-start margin.
+        let margin = time::COLD_START_MARGIN_MS;
+        let budget = time::budget(&limits.time, pos.side_to_move(), &time_options, pos.ply(), margin);
         self.spawn(move |stop| think(pos, table.as_deref(), &limits, budget, received, stop, &out));
     }
 

@@ -387,8 +387,10 @@ impl<W: Write> Engine<W> {
             Command::Stop | Command::PonderHit(_) | Command::GameOver => {
                 if self.dobutsu.is_running() {
                     self.dobutsu.stop();
-                } else if matches!(command, Command::Stop | Command::PonderHit(_)) {
+                } else if matches!(command, Command::Stop) {
                     self.error("stop ignored: no search is running");
+                } else if matches!(command, Command::PonderHit(_)) {
+                    self.error("ponderhit ignored: not pondering");
                 }
             }
             Command::Display => {
