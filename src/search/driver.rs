@@ -163,7 +163,9 @@ fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Durat
 }
 
 /// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
-/// with the nodes searched.
+/// with the nodes searched. The solver returns only lines it has played through
+/// (`mate::verify_line`: non-empty, every move legal), and the protocol checks every `bestmove`
+/// before sending it, so the first move is not checked again here.
 fn root_mate_search(
     pos: &Position,
     limits: &Limits,
@@ -178,9 +180,7 @@ fn root_mate_search(
     let mut solver = MateSolver::try_new(table_mb)?;
     let mate_limits = MateLimits { time: Some(time), nodes: None };
     match solver.solve(pos, mate_limits, &shared.stop, &mut |_| {}) {
-        MateResult::Mate(line) if !line.is_empty() && pos.is_legal(line[0]) => {
-            Some((line, solver.stats().nodes))
-        }
+        MateResult::Mate(line) => Some((line, solver.stats().nodes)),
         _ => None,
     }
 }

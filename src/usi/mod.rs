@@ -17,6 +17,7 @@ use crate::bench;
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
 use crate::shogi::perft::divide_listing;
 use crate::shogi::Position;
+use crate::types::Move;
 use crossbeam_channel::{Receiver, Sender};
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -33,6 +34,25 @@ pub enum JobOutput {
     Finished(String),
 }
 
+/// What the shogi board's thinking owes the GUI. A game search and a `go mate` share the
+/// memory budget and answer differently, so at most one of them runs: each `go` form first
+/// finishes the other.
+enum State {
+    /// Nothing owes an answer.
+    Idle,
+    /// A `go` owes its `bestmove`.
+    Searching {
+        /// The position searched: the answer is checked against it. Boxed, as it is large.
+        position: Box<Position>,
+        /// Started with `go ponder` and not yet `ponderhit`.
+        ponder: bool,
+        /// When the `go` was read: the answer's lateness counts from here.
+        go_received: Instant,
+    },
+    /// A `go mate` may still owe its `checkmate` (it may just have answered; see `finish_mate`).
+    Mate(mate::MateJob),
+}
+
 /// The protocol state.
 pub struct Engine<W: Write> {
     out: W,
@@ -41,18 +61,15 @@ pub struct Engine<W: Write> {
     searcher: Searcher,
     events_tx: Sender<SearchEvent>,
     events_rx: Receiver<SearchEvent>,
-    /// The position of the running search, while a `go` still owes its `bestmove`.
-    searching: Option<Position>,
-    /// When the running search's `go` was read.
-    go_received: Instant,
-    /// Whether the running search was started with `go ponder` and not yet ponderhit.
-    pondering: bool,
+    state: State,
     /// Output of a background job (`go perft`, `bench`), which must not block the loop.
     job_tx: Sender<JobOutput>,
     job_rx: Receiver<JobOutput>,
+    /// The running `go perft` or `bench` (one at a time), kept until its `Finished` is printed.
+    /// It is not part of `state`: it works on its own copy of the position with its own tables
+    /// (bench) or none (perft), so a script may start one beside a search, and a Dobutsu
+    /// `go perft` runs here too.
     job: Option<std::thread::JoinHandle<()>>,
-    /// A running `go mate`, which answers `checkmate` instead of `bestmove`.
-    mate: Option<mate::MateJob>,
     /// The Dobutsu board and its jobs, used while `UCI_Variant` is `dobutsu`.
     dobutsu: dobutsu::Dobutsu,
 }
@@ -69,13 +86,10 @@ impl<W: Write> Engine<W> {
             options,
             events_tx,
             events_rx,
-            searching: None,
-            go_received: Instant::now(),
-            pondering: false,
+            state: State::Idle,
             job_tx,
             job_rx,
             job: None,
-            mate: None,
             dobutsu: dobutsu::Dobutsu::new(),
         }
     }
@@ -112,6 +126,9 @@ impl<W: Write> Engine<W> {
             self.error(&format!("{name} ignored: a perft or bench is still running"));
             return;
         }
+        // A job that has finished but whose result the loop has not printed yet: print it now,
+        // so that its `Finished` cannot later be taken for the new job's.
+        self.finish_job();
         let tx = self.job_tx.clone();
         self.job = Some(std::thread::spawn(move || {
             let _ = tx.send(JobOutput::Finished(work()));
@@ -168,7 +185,12 @@ impl<W: Write> Engine<W> {
             }
             Command::IsReady => {
                 // Tables are (re)sized only while nothing uses the memory budget.
-                if self.searching.is_none() && !self.mate.as_ref().is_some_and(|m| m.is_running()) {
+                let busy = match &self.state {
+                    State::Idle => false,
+                    State::Searching { .. } => true,
+                    State::Mate(m) => m.is_running(),
+                };
+                if !busy {
                     self.finish_mate();
                     self.apply_hash_size();
                 }
@@ -209,30 +231,25 @@ impl<W: Write> Engine<W> {
                 self.apply_hash_size();
                 let budget_mb = self.searcher.release_table();
                 let pos = self.position.clone();
-                self.mate = Some(mate::MateJob::start(pos, time_ms, budget_mb, self.job_tx.clone()));
+                self.state = State::Mate(mate::MateJob::start(pos, time_ms, budget_mb, self.job_tx.clone()));
             }
             Command::Go(GoCommand::Search(limits)) => self.go(limits, received),
-            Command::Stop => {
-                if self.searching.is_some() {
-                    self.searcher.stop();
-                } else if let Some(m) = self.mate.as_ref().filter(|m| m.is_running()) {
-                    m.stop();
-                } else {
-                    self.error("stop ignored: no search is running");
-                }
-            }
-            Command::PonderHit(time) => {
-                if self.searching.is_some() && self.pondering {
-                    self.pondering = false;
+            Command::Stop => match &self.state {
+                State::Searching { .. } => self.searcher.stop(),
+                State::Mate(m) if m.is_running() => m.stop(),
+                _ => self.error("stop ignored: no search is running"),
+            },
+            Command::PonderHit(time) => match &mut self.state {
+                State::Searching { ponder: ponder @ true, .. } => {
+                    *ponder = false;
                     self.searcher.ponderhit(time);
-                } else {
-                    self.error("ponderhit ignored: not pondering");
                 }
-            }
+                _ => self.error("ponderhit ignored: not pondering"),
+            },
             // The game is over: a running search (even a ponder) stops and answers as for `stop`.
             Command::GameOver => {
                 self.searcher.stop();
-                if let Some(m) = &self.mate {
+                if let State::Mate(m) = &self.state {
                     m.stop();
                 }
             }
@@ -260,20 +277,30 @@ impl<W: Write> Engine<W> {
             SearchEvent::Progress(p) => self.say(&info::progress_line(&p)),
             SearchEvent::Stats(s) => self.say(&info::stats_line(&s)),
             SearchEvent::Done { best, ponder, deadline_ms, .. } => {
-                self.answer(best, ponder);
+                // Every search is started by a `go`, which is `Searching` until this event.
+                let (position, go_received) = match std::mem::replace(&mut self.state, State::Idle) {
+                    State::Searching { position, go_received, .. } => (position, go_received),
+                    other => {
+                        self.state = other;
+                        log::error!("a search ended that no go started");
+                        return;
+                    }
+                };
+                self.answer(*position, go_received, best, ponder);
                 // Only a search that stopped at its hard limit tells how late answers land.
                 if let Some(deadline) = deadline_ms {
-                    let written = self.go_received.elapsed().as_millis() as u64;
+                    let written = go_received.elapsed().as_millis() as u64;
                     self.searcher.record_lateness(written.saturating_sub(deadline));
                 }
             }
         }
     }
 
-    /// Prints the `bestmove` a `go` owes, after checking it is legal.
-    fn answer(&mut self, best: BestMove, ponder: Option<crate::types::Move>) {
-        let Some(mut pos) = self.searching.take() else { return };
-        self.pondering = false;
+    /// Prints the `bestmove` a `go` on `pos` owes. The protocol, not the search, checks that
+    /// it is legal: whatever produced the move (the tree search, the root mate search, a
+    /// declaration), the GUI must never receive an illegal one, and only here is the position
+    /// of the `go` at hand to check the ponder move too.
+    fn answer(&mut self, mut pos: Position, go_received: Instant, best: BestMove, ponder: Option<Move>) {
         let text = match best {
             BestMove::Resign => "bestmove resign".to_string(),
             BestMove::Win => "bestmove win".to_string(),
@@ -295,7 +322,7 @@ impl<W: Write> Engine<W> {
         self.say(&text);
         log::debug!(
             "{text} written {:.1} ms after its go was read",
-            self.go_received.elapsed().as_secs_f64() * 1e3
+            go_received.elapsed().as_secs_f64() * 1e3
         );
     }
 
@@ -313,9 +340,11 @@ impl<W: Write> Engine<W> {
             limits.searchmoves.retain(|&m| pos.is_legal(m));
         }
         self.apply_hash_size();
-        self.pondering = limits.ponder;
-        self.searching = Some(self.position.clone());
-        self.go_received = received;
+        self.state = State::Searching {
+            position: Box::new(self.position.clone()),
+            ponder: limits.ponder,
+            go_received: received,
+        };
         self.searcher.start(
             self.position.clone(),
             limits,
@@ -328,7 +357,7 @@ impl<W: Write> Engine<W> {
     /// Stops a running search and prints everything it still had to say, its bestmove included.
     fn finish_search(&mut self) {
         self.finish_mate();
-        if self.searching.is_none() {
+        if !matches!(self.state, State::Searching { .. }) {
             return;
         }
         self.searcher.stop();
@@ -340,9 +369,12 @@ impl<W: Write> Engine<W> {
 
     /// Stops a `go mate` and prints what it still had to say. Its table's memory is free after.
     fn finish_mate(&mut self) {
-        if let Some(m) = self.mate.take() {
-            m.finish();
-            self.drain_job_output();
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Mate(m) => {
+                m.finish();
+                self.drain_job_output();
+            }
+            other => self.state = other,
         }
     }
 
