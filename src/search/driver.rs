@@ -30,6 +30,32 @@ impl RootMove {
     fn new(mv: Move) -> RootMove {
         RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv] }
     }
+
+    /// This move's line as line `multipv` of iteration `depth`: the one place a `PvInfo` is
+    /// built. A move not searched yet in this iteration shows its previous score.
+    fn info(
+        &self,
+        depth: i32,
+        multipv: usize,
+        bound: Bound,
+        nodes: u64,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> PvInfo {
+        let score =
+            if bound != Bound::Exact || self.score > -INFINITE { self.score } else { self.prev_score };
+        PvInfo {
+            depth,
+            seldepth: self.seldepth.max(1),
+            multipv,
+            score: Score::from_value(score),
+            bound,
+            nodes,
+            hashfull: tt.hashfull(),
+            time_ms: shared.elapsed_ms(),
+            pv: self.pv.clone(),
+        }
+    }
 }
 
 /// The root moves to search: every legal move, or those of `searchmoves` that are legal.
@@ -75,17 +101,8 @@ pub(crate) fn run(
             rm.score = mate_in(line.len());
             rm.pv = line;
             rm.seldepth = rm.pv.len();
-            let _ = events.send(SearchEvent::Pv(PvInfo {
-                depth: rm.pv.len() as i32,
-                seldepth: rm.seldepth,
-                multipv: 1,
-                score: Score::from_value(rm.score),
-                bound: Bound::Exact,
-                nodes,
-                hashfull: tt.hashfull(),
-                time_ms: shared.elapsed_ms(),
-                pv: rm.pv.clone(),
-            }));
+            let info = rm.info(rm.pv.len() as i32, 1, Bound::Exact, nodes, &tt, &shared);
+            let _ = events.send(SearchEvent::Pv(info));
             wait_for_release(&shared, &limits);
             let ponder = rm.pv.get(1).copied();
             let done = SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes, deadline_ms: None };
@@ -194,20 +211,8 @@ fn wait_for_release(shared: &Shared, limits: &Limits) {
 
 fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
     let Some(main) = &w.main else { return };
-    let elapsed = w.shared.elapsed_ms();
-    let nodes = w.shared.total_nodes();
-    let score = if bound != Bound::Exact || rm.score > -INFINITE { rm.score } else { rm.prev_score };
-    let _ = main.events.send(SearchEvent::Pv(PvInfo {
-        depth,
-        seldepth: rm.seldepth.max(1),
-        multipv,
-        score: Score::from_value(score),
-        bound,
-        nodes,
-        hashfull: w.tt.hashfull(),
-        time_ms: elapsed,
-        pv: rm.pv.clone(),
-    }));
+    let info = rm.info(depth, multipv, bound, w.shared.total_nodes(), w.tt, w.shared);
+    let _ = main.events.send(SearchEvent::Pv(info));
 }
 
 /// Searches every root move from `pv_idx` on at `depth` in the window; returns the best value.
