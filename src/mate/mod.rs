@@ -31,12 +31,16 @@
 //!   - **Line**: attacker shortest, defender longest, useless drop interpositions not chosen,
 //!     lengths shortened to the true minimum when the budget allows, verified move by move;
 //!     see `pv` for the exact rule.
+//! - [`MateJob`]: a solve on its own thread for `go mate`, reporting [`MateEvent`]s that the
+//!   protocol formats, as `search::Searcher` runs the game search (`job`).
 mod dfpn;
+mod job;
 mod moves;
 mod one;
 mod pv;
 mod tt;
 
+pub use job::{MateEvent, MateJob};
 pub use moves::{generate_checks, has_evasion};
 pub use one::mate_in_one;
 pub use pv::verify_line;

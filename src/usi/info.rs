@@ -1,5 +1,6 @@
-//! Formatting search events as USI output lines.
+//! Formatting search and mate events as USI output lines.
 
+use crate::mate::{MateProgress, MateResult, MateStats};
 use crate::search::{Bound, IterationStats, ProgressInfo, PvInfo, Score};
 use std::fmt::Write;
 
@@ -79,6 +80,47 @@ pub fn stats_line(it: &IterationStats) -> String {
         s.check_extensions,
         it.branching_factor
     )
+}
+
+/// A proof or disproof number, `inf` for infinity.
+fn proof_number(n: u32) -> String {
+    if n == u32::MAX {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// `info nodes .. nps .. time .. hashfull .. string proof number .. disproof number ..` while a
+/// `go mate` solves.
+pub fn mate_progress_line(p: &MateProgress) -> String {
+    format!(
+        "info nodes {} nps {} time {} hashfull {} string proof number {} disproof number {}",
+        p.nodes,
+        nps(p.nodes, p.time_ms),
+        p.time_ms,
+        p.hashfull,
+        proof_number(p.root_pn),
+        proof_number(p.root_dn)
+    )
+}
+
+/// `info nodes .. nps .. time ..` for a finished `go mate`, before its `checkmate` line.
+pub fn mate_summary_line(stats: &MateStats) -> String {
+    let ms = stats.time.as_millis() as u64;
+    format!("info nodes {} nps {} time {}", stats.nodes, nps(stats.nodes, ms), ms)
+}
+
+/// The `checkmate` reply: the mating line, `nomate` or `timeout`.
+pub fn checkmate_line(result: &MateResult) -> String {
+    match result {
+        MateResult::Mate(line) => {
+            let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+            format!("checkmate {}", moves.join(" "))
+        }
+        MateResult::NoMate => "checkmate nomate".to_string(),
+        MateResult::Timeout => "checkmate timeout".to_string(),
+    }
 }
 
 #[cfg(test)]

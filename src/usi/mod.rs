@@ -7,28 +7,29 @@
 mod command;
 mod dobutsu;
 mod info;
-mod mate;
 mod options;
 
 pub use command::{parse_command, Command, CommandError, GoCommand};
 pub use options::{Options, Variant};
 
 use crate::bench;
+use crate::mate::{MateEvent, MateJob, MateLimits, MateResult};
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
 use crate::shogi::perft::divide_listing;
 use crate::shogi::Position;
 use crate::types::Move;
 use crossbeam_channel::{Receiver, Sender};
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Engine identity, as printed for `usi`.
 pub const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the shomei developers";
 
-/// What a background job (`go perft`, `bench`, `go mate`) sends to the protocol loop.
+/// What a background job (`go perft`, `bench`, the Dobutsu `go` and `go mate`) sends to the
+/// protocol loop.
 pub enum JobOutput {
-    /// A line to print while the job goes on (`go mate` progress and its answer).
+    /// A line to print while the job goes on (Dobutsu `info` lines and answers).
     Line(String),
     /// The result of a `go perft` or `bench`; its thread ends right after sending it.
     Finished(String),
@@ -50,7 +51,7 @@ enum State {
         go_received: Instant,
     },
     /// A `go mate` may still owe its `checkmate` (it may just have answered; see `finish_mate`).
-    Mate(mate::MateJob),
+    Mate(MateJob),
 }
 
 /// The protocol state.
@@ -61,6 +62,8 @@ pub struct Engine<W: Write> {
     searcher: Searcher,
     events_tx: Sender<SearchEvent>,
     events_rx: Receiver<SearchEvent>,
+    mate_tx: Sender<MateEvent>,
+    mate_rx: Receiver<MateEvent>,
     state: State,
     /// Output of a background job (`go perft`, `bench`), which must not block the loop.
     job_tx: Sender<JobOutput>,
@@ -79,6 +82,7 @@ impl<W: Write> Engine<W> {
         let options = Options::default();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         let (job_tx, job_rx) = crossbeam_channel::unbounded();
+        let (mate_tx, mate_rx) = crossbeam_channel::unbounded();
         Engine {
             out,
             position: Position::startpos(),
@@ -86,6 +90,8 @@ impl<W: Write> Engine<W> {
             options,
             events_tx,
             events_rx,
+            mate_tx,
+            mate_rx,
             state: State::Idle,
             job_tx,
             job_rx,
@@ -231,7 +237,8 @@ impl<W: Write> Engine<W> {
                 self.apply_hash_size();
                 let budget_mb = self.searcher.release_table();
                 let pos = self.position.clone();
-                self.state = State::Mate(mate::MateJob::start(pos, time_ms, budget_mb, self.job_tx.clone()));
+                let limits = MateLimits { time: time_ms.map(Duration::from_millis), nodes: None };
+                self.state = State::Mate(MateJob::start(pos, limits, budget_mb, self.mate_tx.clone()));
             }
             Command::Go(GoCommand::Search(limits)) => self.go(limits, received),
             Command::Stop => match &self.state {
@@ -292,6 +299,26 @@ impl<W: Write> Engine<W> {
                     let written = go_received.elapsed().as_millis() as u64;
                     self.searcher.record_lateness(written.saturating_sub(deadline));
                 }
+            }
+        }
+    }
+
+    /// Where a `go mate`'s events arrive; the loop hands each to `handle_mate_event`.
+    pub fn mate_events(&self) -> Receiver<MateEvent> {
+        self.mate_rx.clone()
+    }
+
+    /// Prints what a `go mate` reports.
+    pub fn handle_mate_event(&mut self, event: MateEvent) {
+        match event {
+            MateEvent::Progress(p) => self.say(&info::mate_progress_line(&p)),
+            MateEvent::Done { result, stats } => {
+                self.say(&info::mate_summary_line(&stats));
+                self.say(&info::checkmate_line(&result));
+            }
+            MateEvent::NoMemory { hash_mb } => {
+                self.error(&format!("cannot allocate {hash_mb} MB for the mate table"));
+                self.say(&info::checkmate_line(&MateResult::Timeout));
             }
         }
     }
@@ -372,7 +399,9 @@ impl<W: Write> Engine<W> {
         match std::mem::replace(&mut self.state, State::Idle) {
             State::Mate(m) => {
                 m.finish();
-                self.drain_job_output();
+                while let Ok(event) = self.mate_rx.try_recv() {
+                    self.handle_mate_event(event);
+                }
             }
             other => self.state = other,
         }
@@ -486,6 +515,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
     let mut engine = Engine::new(out);
     let events = engine.events();
     let jobs = engine.job_output();
+    let mates = engine.mate_events();
     loop {
         crossbeam_channel::select! {
             recv(lines) -> msg => match msg {
@@ -510,6 +540,11 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
             recv(jobs) -> text => {
                 if let Ok(text) = text {
                     engine.handle_job_output(text);
+                }
+            }
+            recv(mates) -> ev => {
+                if let Ok(ev) = ev {
+                    engine.handle_mate_event(ev);
                 }
             }
         }
