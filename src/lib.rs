@@ -13,15 +13,11 @@ pub mod bench;
 pub mod dobutsu;
 pub mod eval;
 pub mod mate;
+pub mod rng;
 pub mod search;
 pub mod shogi;
 pub mod types;
 pub mod usi;
 
 pub use shogi::{Position, SfenError};
-
-/// The seeded generator the tests and benches share, for the unit tests here.
-#[cfg(test)]
-#[path = "../tests/common/rng.rs"]
-mod test_rng;
 pub use types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};

@@ -2,6 +2,7 @@
 //! brute-force generator written here on a plain 2-D array (no shared code with the engine).
 
 use shomei::dobutsu::{legal_moves, move_to_usi, perft, Position};
+use shomei::rng::Rng;
 use std::collections::BTreeSet;
 
 /// The independent model: `board[rank][col]`, rank 0 = rank a (top), col 0 = file 3.
@@ -186,7 +187,7 @@ fn move_sets_agree_on_random_playouts() {
         "+C1l/3/1L+c/3 b EEgg 9",
         "l2/1C1/3/2L b EGceg 1",
     ];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for sfen in starts {
         for _ in 0..200 {
             let mut pos = Position::from_sfen(sfen).unwrap();
@@ -200,10 +201,7 @@ fn move_sets_agree_on_random_playouts() {
                 if theirs.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let (text, next) = &theirs[(seed % theirs.len() as u64) as usize];
+                let (text, next) = &theirs[rng.below(theirs.len())];
                 let m = shomei::dobutsu::parse_move(&pos, text).unwrap();
                 pos = pos.play(m);
                 brute = next.clone();

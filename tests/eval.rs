@@ -1,12 +1,8 @@
 //! The static evaluation: symmetry over positions from seeded random play, material signs and
 //! ordering, hand and promotion values, king safety, kingless problems and bounds.
 
-mod common {
-    pub mod rng;
-}
-
-use common::rng::Rng;
 use shomei::eval::{breakdown, evaluate, hand_value, params, piece_value, Value};
+use shomei::rng::Rng;
 use shomei::shogi::SfenMode;
 use shomei::{Color, Move, PieceKind, Position};
 
@@ -17,7 +13,7 @@ fn pos(sfen: &str) -> Position {
 /// Random games from `start`: half of the moves are captures or promotions when there are any,
 /// so the positions fill up with hand pieces and promoted pieces. Returns every position reached.
 fn random_play(start: &str, seed: u64, games: usize, plies: usize) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut p = pos(start);
@@ -28,10 +24,10 @@ fn random_play(start: &str, seed: u64, games: usize, plies: usize) -> Vec<Positi
             }
             let sharp: Vec<Move> =
                 moves.iter().copied().filter(|&m| p.is_capture(m) || m.is_promotion()).collect();
-            let m = if !sharp.is_empty() && rng.next() & 1 == 0 {
-                sharp[rng.index(sharp.len())]
+            let m = if !sharp.is_empty() && rng.next_u64() & 1 == 0 {
+                sharp[rng.below(sharp.len())]
             } else {
-                moves.as_slice()[rng.index(moves.len())]
+                moves.as_slice()[rng.below(moves.len())]
             };
             p.do_move(m);
             out.push(p.clone());
@@ -207,7 +203,7 @@ fn missing_material_shows_in_the_sign_and_in_order() {
 fn material_changes_by_the_published_values() {
     // A capture gains the captured piece's board value and its hand value; a promotion gains the
     // difference of the board values; a drop trades the hand value for the board value.
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     for _ in 0..20 {
         let mut p = pos("startpos");
         for _ in 0..150 {
@@ -215,7 +211,7 @@ fn material_changes_by_the_published_values() {
             if moves.is_empty() {
                 break;
             }
-            let m = moves.as_slice()[rng.index(moves.len())];
+            let m = moves.as_slice()[rng.below(moves.len())];
             let sign = if p.side_to_move() == Color::Black { 1 } else { -1 };
             let before = breakdown(&p).material * sign;
             let mut expected = 0;

@@ -24,6 +24,7 @@ use shogi_core::{
     Square as OSquare,
 };
 use shogi_legality_lite::prelegality::will_king_be_captured;
+use shomei::rng::Rng;
 use shomei::shogi::{generate, GenType, MoveList, SfenMode};
 use shomei::{Move, PieceKind, Position, Square};
 
@@ -72,32 +73,6 @@ const STARTS: &[&str] = &[
 /// Hand kinds in SFEN's canonical order.
 const HAND_ORDER: [OKind; 7] =
     [OKind::Rook, OKind::Bishop, OKind::Gold, OKind::Silver, OKind::Knight, OKind::Lance, OKind::Pawn];
-
-/// SplitMix64: small, seedable, and good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0); the modulo bias is irrelevant here.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    fn percent(&mut self, p: u64) -> bool {
-        self.next_u64() % 100 < p
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The oracle side: SFEN in and out, USI move strings and check detection, written here against
@@ -464,7 +439,7 @@ fn choose(
         Style::Captures => {
             let caps: Vec<usize> =
                 (0..moves.len()).filter(|&i| oracle_is_capture(opos, moves[i].1)).collect();
-            if !caps.is_empty() && rng.percent(85) {
+            if !caps.is_empty() && rng.chance(85) {
                 rng.pick(&caps)
             } else {
                 rng.below(moves.len())
@@ -473,9 +448,9 @@ fn choose(
         Style::Attack => {
             let checks = checking_moves(pos, opos, moves, stats);
             let pawn_drops: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].0.starts_with("P*")).collect();
-            if !checks.is_empty() && rng.percent(70) {
+            if !checks.is_empty() && rng.chance(70) {
                 rng.pick(&checks)
-            } else if !pawn_drops.is_empty() && rng.percent(50) {
+            } else if !pawn_drops.is_empty() && rng.chance(50) {
                 rng.pick(&pawn_drops)
             } else {
                 rng.below(moves.len())
@@ -522,7 +497,7 @@ fn capture_heavy_start(rng: &mut Rng, plies: usize) -> String {
             break;
         }
         let caps: Vec<OMove> = moves.iter().copied().filter(|&m| oracle_is_capture(&opos, m)).collect();
-        let m = if !caps.is_empty() && rng.percent(90) { rng.pick(&caps) } else { rng.pick(&moves) };
+        let m = if !caps.is_empty() && rng.chance(90) { rng.pick(&caps) } else { rng.pick(&moves) };
         opos.make_move(m).expect("oracle makes its own legal move");
     }
     oracle_sfen(&opos)
@@ -540,7 +515,7 @@ fn oracle_sfen_round_trip() {
 #[test]
 fn movegen_matches_oracle() {
     let started = Instant::now();
-    let mut rng = Rng(0x0510_7e10_ac1e);
+    let mut rng = Rng::new(0x0510_7e10_ac1e);
     let mut starts: Vec<String> = STARTS.iter().map(|s| s.to_string()).collect();
     for i in 0..5 {
         starts.push(capture_heavy_start(&mut rng, 50 + 20 * i));

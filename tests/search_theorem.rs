@@ -2,12 +2,8 @@
 //! `AlphaBeta` returns exactly the plain `Minimax` value, and a fail-soft search in any window
 //! (a, b) satisfies v <= a => v' <= a, a < v < b => v' = v, v >= b => v' >= b.
 
-mod common {
-    pub mod rng;
-}
-
-use common::rng::Rng;
 use proptest::prelude::*;
+use shomei::rng::Rng;
 use shomei::search::value::{Value, INFINITE};
 use shomei::search::{search_value, SearchAlgorithm};
 use shomei::shogi::SfenMode;
@@ -22,15 +18,15 @@ const STARTS: [&str; 4] = [
 
 /// A position reached from one of the starts by `plies` seeded random legal moves.
 fn random_position(seed: u64, plies: usize) -> Position {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let start = STARTS[rng.index(STARTS.len())];
+    let mut rng = Rng::new(seed);
+    let start = STARTS[rng.below(STARTS.len())];
     let mut pos = Position::from_sfen_mode(start, SfenMode::Composed).unwrap();
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
-        let m = moves[rng.index(moves.len())];
+        let m = moves[rng.below(moves.len())];
         pos.do_move(m);
     }
     pos

@@ -250,11 +250,11 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
     use crate::shogi::SfenMode;
-    use crate::test_rng::Rng;
 
     fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         for _ in 0..games {
             let mut pos = Position::startpos();
@@ -264,7 +264,7 @@ mod tests {
                     break;
                 }
                 // Prefer captures and drops so hands fill up.
-                let m = moves[rng.index(moves.len())];
+                let m = moves[rng.below(moves.len())];
                 pos.do_move(m);
                 out.push(pos.clone());
             }

@@ -340,10 +340,10 @@ mod tests {
 
     #[test]
     fn sliders_match_a_square_by_square_walk() {
-        let mut rng = crate::test_rng::Rng(0x9e3779b97f4a7c15);
+        let mut rng = crate::rng::Rng::new(0x9e3779b97f4a7c15);
         for _ in 0..2000 {
-            let lo = rng.next();
-            let hi = rng.next();
+            let lo = rng.next_u64();
+            let hi = rng.next_u64();
             let occ = Bitboard(((hi as u128) << 64 | lo as u128) & Bitboard::FULL.0 & (lo as u128 * 3));
             for s in Square::all() {
                 let rook = [(0, 1), (0, -1), (1, 0), (-1, 0)];

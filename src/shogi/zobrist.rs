@@ -3,15 +3,8 @@
 //! The board part is XORed piece by piece; the hand part is a wrapping sum of one key per piece
 //! held, so adding or removing a piece from a hand is a single add or subtract.
 
+use crate::rng::splitmix64 as splitmix;
 use crate::types::{Color, Piece, PieceKind, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
 
 struct Keys {
     board: [[u64; 81]; Piece::COUNT],

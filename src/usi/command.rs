@@ -125,12 +125,7 @@ impl TimeFields {
 
 /// YaneuraOu's `rtime T`: a time chosen at random from T to 3T, so that test games vary.
 fn random_time(t: u64) -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos() as u64);
-    // One multiply-xorshift round spreads the clock's low bits.
-    let mut x = nanos.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 29;
+    let x = crate::rng::Rng::seed_from_entropy();
     t.saturating_add(x % t.saturating_mul(2).max(1))
 }
 

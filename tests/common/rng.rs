@@ -1,5 +1,8 @@
-//! The one seeded random number generator of the tests and benches (xorshift64*): small,
-//! reproducible, and good enough to pick moves and place pieces.
+//! The xorshift64* generator of the random tsume positions (`tsume.rs`) and of the benches'
+//! position sets. Everything else draws from the library's `shomei::rng::Rng`; this one stays
+//! because what it drew is on record: `tests/data/mate_problems.txt` says it is reproducible
+//! from its seed, and the benches compare timings over the same positions from commit to
+//! commit. Another generator would draw other problems and other positions.
 
 // Each crate includes this file and uses a different part of it.
 #![allow(dead_code)]

@@ -402,7 +402,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
         }
         openings = OpeningSource::Random(plies);
     }
-    let seed = seed.unwrap_or_else(crate::rng::Rng::seed_from_entropy);
+    let seed = seed.unwrap_or_else(shomei::rng::Rng::seed_from_entropy);
     let [e1, e2]: [EngineConfig; 2] = engines.try_into().expect("two engines");
     Ok(Parsed::Run(Box::new(MatchConfig {
         engines: [e1, e2],

@@ -18,6 +18,5 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod record;
-pub mod rng;
 pub mod runner;
 pub mod stats;

@@ -8,7 +8,7 @@
 //! - any of the above after a leading `position`.
 
 use crate::cli::{OpeningOrder, OpeningSource};
-use crate::rng::Rng;
+use shomei::rng::Rng;
 use shomei::shogi::{MoveError, Sennichite};
 use shomei::{Color, Move, PieceKind, Position};
 use std::path::Path;

@@ -17,9 +17,9 @@
 //! `fail-after=N countfile=PATH` (the first N starts, counted in PATH, behave; later ones never
 //! answer `usiok`). Every `setoption` and `gameover` received is echoed to stderr.
 
+use shomei::rng::Rng;
 use shomei::shogi::{Declaration, EnteringKingRule};
 use shomei::{Move, Position, Square};
-use shomei_arena::rng::Rng;
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 use std::process::exit;
