@@ -46,7 +46,9 @@ pub const POSITIONS: &[&str] = &[
 /// How the benchmark searches.
 #[derive(Clone, Copy, Debug)]
 pub struct BenchConfig {
+    /// The depth every position is searched to.
     pub depth: i32,
+    /// The transposition table size in MB (cleared before each position).
     pub hash_mb: usize,
 }
 

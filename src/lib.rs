@@ -2,15 +2,21 @@
 //!
 //! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `mate` the
 //! tsume solver (a mate-in-one test for the search, and df-pn for `go mate` and for the root of
-//! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the fixed search signature.
+//! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the
+//! fixed search signature, `dobutsu` the 3x4 variant, and `rng` the seeded random generator.
 //! Dependencies point down that list: `usi` and `bench` use `search`, which uses `mate`, `eval`
-//! and `shogi`, which use `types`. Only `usi` and `main` write to stdout.
+//! and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main` and the
+//! `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
 
 // The one exception is the table prefetch hint in `search::tt`, documented there.
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod bench;
 pub mod dobutsu;
+// Exempt while the evaluation is being reworked elsewhere: eight of its items (`Breakdown`
+// fields, four `params` constants) still lack docs, and are best documented with that work.
+#[allow(missing_docs)]
 pub mod eval;
 pub mod mate;
 pub mod rng;

@@ -22,7 +22,12 @@ pub enum Outcome {
     /// From the solved table: the exact value kept by the move, for the side to move.
     Exact(Value),
     /// From the search, at `depth` plies: a score as described in the module docs.
-    Search { score: i32, depth: u32 },
+    Search {
+        /// The score for the side to move.
+        score: i32,
+        /// The depth searched, in plies.
+        depth: u32,
+    },
 }
 
 /// A heuristic score for the side to move: material (in hand counts a little more) and how far
@@ -176,8 +181,11 @@ pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
 /// One completed iteration of `search_within`.
 #[derive(Clone, Copy, Debug)]
 pub struct Iteration {
+    /// The depth this iteration searched.
     pub depth: u32,
+    /// Its best move.
     pub best: Move,
+    /// That move's score for the side to move (see the module docs).
     pub score: i32,
     /// Nodes searched so far, all iterations together.
     pub nodes: u64,

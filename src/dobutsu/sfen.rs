@@ -27,7 +27,12 @@ pub enum SfenError {
     /// The board does not have four ranks.
     RankCount(usize),
     /// A rank does not cover exactly three files.
-    RankWidth { rank: char, width: usize },
+    RankWidth {
+        /// The rank's letter.
+        rank: char,
+        /// How many files it covers.
+        width: usize,
+    },
     /// A letter that is no Dobutsu piece.
     BadPiece(char),
     /// A `+` not followed by a chick.
@@ -39,7 +44,12 @@ pub enum SfenError {
     /// The ply number is not a positive integer.
     BadPly(String),
     /// Each side must have exactly one Lion on the board.
-    LionCount { color: Color, count: usize },
+    LionCount {
+        /// The side.
+        color: Color,
+        /// Its Lions on the board.
+        count: usize,
+    },
     /// More than two pieces of one kind (Chick and Hen together) on board and in hands.
     TooMany(Kind),
 }

@@ -15,10 +15,18 @@ use std::thread::JoinHandle;
 pub enum MateEvent {
     /// About once a second while solving.
     Progress(MateProgress),
-    /// The answer, with the numbers of the solve.
-    Done { result: MateResult, stats: MateStats },
-    /// A table of `hash_mb` megabytes could not be allocated, so nothing was solved.
-    NoMemory { hash_mb: usize },
+    /// The solve is over.
+    Done {
+        /// The answer.
+        result: MateResult,
+        /// The numbers of the solve (nodes, time, ...).
+        stats: MateStats,
+    },
+    /// The table could not be allocated, so nothing was solved.
+    NoMemory {
+        /// The size asked for, in megabytes.
+        hash_mb: usize,
+    },
 }
 
 /// A solve running on its own thread, with a table of its own that is freed when it ends.

@@ -66,10 +66,13 @@ pub struct MateLimits {
 /// Search progress, reported about once a second.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MateProgress {
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Milliseconds since the solve started.
     pub time_ms: u64,
-    /// Proof and disproof numbers of the root (`u32::MAX` = infinite).
+    /// Proof number of the root: how hard a mate still looks (`u32::MAX` = infinite: no mate).
     pub root_pn: u32,
+    /// Disproof number of the root: how hard a defence still looks (`u32::MAX`: mate).
     pub root_dn: u32,
     /// Permille of the table in use.
     pub hashfull: u32,
@@ -93,6 +96,7 @@ pub struct MateStats {
     pub search_nodes: u64,
     /// Nodes in total, including the searches of line extraction.
     pub nodes: u64,
+    /// How long the solve took.
     pub time: Duration,
     /// Length of the proof the search found, before line extraction.
     pub proof_len: u32,
@@ -102,10 +106,11 @@ pub struct MateStats {
     /// Whether `mate_len` was shown to be the shortest (no mate within `mate_len - 2`) and the
     /// refinement budget lasted through the whole line.
     pub exact: bool,
-    /// Table entries in use at the end, the table's capacity, and garbage collections run.
-    /// An entry takes 16 bytes.
+    /// Table entries in use at the end (an entry takes 16 bytes).
     pub table_used: u64,
+    /// Entries the table holds at most.
     pub table_capacity: u64,
+    /// Garbage collections run on the table.
     pub gc_runs: u64,
     /// Deepest ply the searches reached.
     pub max_ply: u32,

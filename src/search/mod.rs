@@ -46,8 +46,10 @@ pub enum SearchAlgorithm {
 }
 
 impl SearchAlgorithm {
+    /// The names `parse` accepts, as the `SearchAlgorithm` option lists them.
     pub const NAMES: [&'static str; 3] = ["Full", "AlphaBeta", "Minimax"];
 
+    /// The algorithm named `s` (one of `NAMES`).
     pub fn parse(s: &str) -> Option<SearchAlgorithm> {
         match s {
             "Full" => Some(SearchAlgorithm::Full),
@@ -63,7 +65,9 @@ impl SearchAlgorithm {
 pub struct Limits {
     /// The time control: unbounded, a fixed time per move, or a game clock.
     pub time: TimeControl,
+    /// Iterations to run at most (`go depth`).
     pub depth: Option<i32>,
+    /// Nodes to search at most, all threads together (`go nodes`).
     pub nodes: Option<u64>,
     /// Search until `stop`, and answer only then.
     pub infinite: bool,
@@ -76,14 +80,19 @@ pub struct Limits {
 /// Options that shape the search.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchOptions {
+    /// Search threads (Lazy SMP): the main thread and helpers.
     pub threads: usize,
+    /// How many best lines to search and report.
     pub multipv: usize,
+    /// The full search, or one of the simpler ones that check it.
     pub algorithm: SearchAlgorithm,
+    /// How the time budget is computed from the clock.
     pub time: TimeOptions,
     /// Score of a draw for the side that started the search (negative avoids draws).
     pub draw_value: Value,
     /// Draw once the game passes this ply (0: no limit).
     pub max_moves_to_draw: u32,
+    /// Which entering-king declaration wins (`bestmove win`).
     pub entering_king_rule: EnteringKingRule,
     /// Resign when the best score is at or below minus this.
     pub resign_value: Value,
@@ -107,33 +116,47 @@ impl Default for SearchOptions {
 /// One principal variation, reported after an iteration (or a failed aspiration window).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PvInfo {
+    /// The iteration this line comes from.
     pub depth: i32,
+    /// The deepest ply reached in it.
     pub seldepth: usize,
     /// 1-based line number when several lines are searched.
     pub multipv: usize,
+    /// The score for the side to move.
     pub score: Score,
     /// `Exact`, or the bound a failed aspiration window gives (`Lower`: failed high).
     pub bound: Bound,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Permille of the transposition table in use.
     pub hashfull: u32,
+    /// Milliseconds since the `go` was read.
     pub time_ms: u64,
+    /// The line, starting with the root move.
     pub pv: Vec<Move>,
 }
 
 /// Progress during a long iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgressInfo {
+    /// The iteration running.
     pub depth: i32,
+    /// The deepest ply reached in it so far.
     pub seldepth: usize,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Permille of the transposition table in use.
     pub hashfull: u32,
+    /// Milliseconds since the `go` was read.
     pub time_ms: u64,
 }
 
 /// Statistics after a completed iteration.
 #[derive(Clone, Debug)]
 pub struct IterationStats {
+    /// The iteration completed.
     pub depth: i32,
+    /// The main thread's counters so far.
     pub stats: SearchStats,
     /// Nodes of this iteration divided by nodes of the previous one.
     pub branching_factor: f64,
@@ -142,20 +165,30 @@ pub struct IterationStats {
 /// The search's final answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BestMove {
+    /// Play this move.
     Move(Move),
+    /// No legal move, or the score is below the resign threshold.
     Resign,
+    /// Declare a win by the entering-king rule.
     Win,
 }
 
+/// What a running search reports to whoever started it, in the order it happens.
 #[derive(Clone, Debug)]
 pub enum SearchEvent {
+    /// A principal variation, after an iteration or a failed aspiration window.
     Pv(PvInfo),
+    /// About once a second during a long iteration.
     Progress(ProgressInfo),
+    /// After each completed iteration.
     Stats(IterationStats),
     /// Sent exactly once per search, last.
     Done {
+        /// The answer.
         best: BestMove,
+        /// The expected reply, to ponder on.
         ponder: Option<Move>,
+        /// Nodes searched, all threads together.
         nodes: u64,
         /// When the search stopped at its hard time limit: that limit, in ms after the `go`
         /// was read. How late the answer lands after it is the machine's latency.

@@ -3,22 +3,39 @@
 /// Pruning and ordering counters of one search thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchStats {
+    /// Nodes visited, quiescence nodes included.
     pub nodes: u64,
+    /// Quiescence nodes among them.
     pub qnodes: u64,
+    /// Main-search nodes left early because a move reached beta (quiescence not counted).
     pub beta_cutoffs: u64,
+    /// Cutoffs by the first move tried: a measure of move ordering.
     pub first_move_cutoffs: u64,
+    /// Transposition table lookups.
     pub tt_probes: u64,
+    /// Lookups that found an entry.
     pub tt_hits: u64,
+    /// Nodes settled by a table entry's bound alone.
     pub tt_cutoffs: u64,
+    /// Null-move searches tried.
     pub null_tries: u64,
+    /// Null-move searches that failed high.
     pub null_cutoffs: u64,
+    /// Late moves searched at reduced depth.
     pub lmr_reductions: u64,
+    /// Reduced searches that beat alpha and were searched again at full depth.
     pub lmr_researches: u64,
+    /// Quiet moves skipped near the leaves by futility pruning.
     pub futility_prunes: u64,
+    /// Nodes cut by reverse futility pruning (static evaluation far above beta).
     pub rfp_prunes: u64,
+    /// Nodes cut by razoring: static evaluation far below alpha, confirmed by quiescence.
     pub razor_prunes: u64,
+    /// Quiet moves skipped by late move pruning.
     pub lmp_prunes: u64,
+    /// Moves skipped because they lose material in the exchange (SEE).
     pub see_prunes: u64,
+    /// Checks searched a ply deeper (those that do not simply lose the checking piece).
     pub check_extensions: u64,
 }
 
@@ -28,6 +45,7 @@ impl SearchStats {
         percent(self.first_move_cutoffs, self.beta_cutoffs)
     }
 
+    /// Share of table lookups that found an entry, in per cent.
     pub fn tt_hit_rate(&self) -> f64 {
         percent(self.tt_hits, self.tt_probes)
     }

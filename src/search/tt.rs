@@ -12,11 +12,13 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 /// What the stored value says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// Nothing stored (an empty entry).
     None = 0,
     /// The true score is at most the value (fail low).
     Upper = 1,
     /// The true score is at least the value (fail high).
     Lower = 2,
+    /// The value is the true score.
     Exact = 3,
 }
 

@@ -12,16 +12,19 @@ pub const MAX_PLY: usize = 128;
 /// Scores beyond this are mates.
 pub const MATE_IN_MAX_PLY: Value = MATE - MAX_PLY as Value;
 
+/// The score of delivering mate `ply` plies from the root.
 #[inline]
 pub const fn mate_in(ply: usize) -> Value {
     MATE - ply as Value
 }
 
+/// The score of being mated `ply` plies from the root.
 #[inline]
 pub const fn mated_in(ply: usize) -> Value {
     -MATE + ply as Value
 }
 
+/// Whether `v` is a mate score (for either side) rather than an evaluation.
 #[inline]
 pub const fn is_mate_score(v: Value) -> bool {
     v >= MATE_IN_MAX_PLY || v <= -MATE_IN_MAX_PLY
@@ -39,6 +42,7 @@ pub fn to_tt(v: Value, ply: usize) -> Value {
     }
 }
 
+/// The inverse of `to_tt`: a stored mate score made to count plies from the root again.
 #[inline]
 pub fn from_tt(v: Value, ply: usize) -> Value {
     if v >= MATE_IN_MAX_PLY {
@@ -60,6 +64,7 @@ pub enum Score {
 }
 
 impl Score {
+    /// The protocol form of a search value: mates as plies to mate, the rest as centipawns.
     pub fn from_value(v: Value) -> Score {
         if v >= MATE_IN_MAX_PLY {
             Score::Mate(MATE - v)

@@ -136,22 +136,27 @@ static KING: [Bitboard; 82] = step_table(&KING_STEPS)[0];
 static RAYS: [[Bitboard; 82]; 8] = ray_table();
 static LINES: ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) = line_tables();
 
+/// Squares a pawn of `c` on `sq` attacks.
 #[inline(always)]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
     PAWN[c.index()][sq.index()]
 }
+/// Squares a knight of `c` on `sq` attacks (it jumps: no blockers).
 #[inline(always)]
 pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
     KNIGHT[c.index()][sq.index()]
 }
+/// Squares a silver of `c` on `sq` attacks.
 #[inline(always)]
 pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
     SILVER[c.index()][sq.index()]
 }
+/// Squares a gold (or promoted minor piece) of `c` on `sq` attacks.
 #[inline(always)]
 pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
     GOLD[c.index()][sq.index()]
 }
+/// Squares a king on `sq` attacks; empty for `Square::NO_KING`.
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     KING[sq.index()]
@@ -175,6 +180,7 @@ fn ray_down_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(ray & (u128::MAX << top))
 }
 
+/// Squares a lance of `c` on `sq` attacks with `occ` occupied: forward up to the first blocker.
 #[inline(always)]
 pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     match c {
@@ -183,6 +189,7 @@ pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// Squares a rook on `sq` attacks with `occ` occupied: each way up to the first blocker.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     ray_up_index(DOWN, sq, occ)
@@ -191,6 +198,7 @@ pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
         | ray_down_index(RIGHT, sq, occ)
 }
 
+/// Squares a bishop on `sq` attacks with `occ` occupied: each diagonal up to the first blocker.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     ray_up_index(UP_LEFT, sq, occ)
@@ -199,11 +207,13 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
         | ray_down_index(UP_RIGHT, sq, occ)
 }
 
+/// Squares a horse (promoted bishop) on `sq` attacks: bishop lines and king steps.
 #[inline(always)]
 pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     bishop_attacks(sq, occ) | KING[sq.index()]
 }
 
+/// Squares a dragon (promoted rook) on `sq` attacks: rook lines and king steps.
 #[inline(always)]
 pub fn dragon_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attacks(sq, occ) | KING[sq.index()]

@@ -25,46 +25,55 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
     }
 
+    /// Appends `m`; the list holds up to `MAX_MOVES`, more than any position has.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         self.moves[self.len] = m;
         self.len += 1;
     }
 
+    /// How many moves the list holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Empties the list, keeping its storage.
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The moves, in the order they were pushed.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
+    /// The moves, to sort or reorder in place.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
 
+    /// The moves in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
 
+    /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

@@ -84,26 +84,31 @@ impl Position {
 
     // ---- queries ----
 
+    /// The side whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The piece on `sq`, or `Piece::NONE`.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Piece {
         self.board[sq.index()]
     }
 
+    /// `c`'s pieces in hand.
     #[inline(always)]
     pub fn hand(&self, c: Color) -> Hand {
         self.hands[c.index()]
     }
 
+    /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// The squares of all pieces of `c`.
     #[inline(always)]
     pub fn pieces_of(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
@@ -145,6 +150,7 @@ impl Position {
         self.state().checkers
     }
 
+    /// Whether the side to move is in check.
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.state().checkers.is_some()

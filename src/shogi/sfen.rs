@@ -15,22 +15,49 @@ pub enum SfenError {
     FieldCount(usize),
     /// The board does not have 9 ranks.
     RankCount(usize),
-    /// A rank does not describe exactly 9 squares (rank letter, squares described).
-    RankWidth { rank: char, width: usize },
+    /// A rank does not describe exactly 9 squares.
+    RankWidth {
+        /// The rank's letter.
+        rank: char,
+        /// How many squares it describes.
+        width: usize,
+    },
     /// A character that is no piece letter, digit or `+`.
     UnknownLetter(char),
     /// `+` before a piece that has no promoted form (gold, king), or before nothing.
     BadPromotion(String),
     /// More pieces of a kind (board and hands together) than a set holds.
-    TooManyPieces { kind: char, count: u32, max: u32 },
+    TooManyPieces {
+        /// The kind's SFEN letter.
+        kind: char,
+        /// How many the position has.
+        count: u32,
+        /// How many a set holds.
+        max: u32,
+    },
     /// A side has no king or more than one.
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        /// The side.
+        color: Color,
+        /// Its kings.
+        count: u32,
+    },
     /// Neither side has a king (an empty board, for one): no game or problem has that.
     NoKing,
     /// A pawn, lance or knight on a square from which it could never move.
-    DeadPiece { piece: String, square: Square },
+    DeadPiece {
+        /// The piece, in SFEN.
+        piece: String,
+        /// Where it stands.
+        square: Square,
+    },
     /// Two unpromoted pawns of one side on a file.
-    TwoPawnsOnFile { color: Color, file: u8 },
+    TwoPawnsOnFile {
+        /// The side.
+        color: Color,
+        /// The file, as USI numbers it (1..=9).
+        file: u8,
+    },
     /// The side-to-move field is not `b` or `w`.
     BadSide(String),
     /// The hand field is malformed (reason).
@@ -72,11 +99,15 @@ impl std::error::Error for SfenError {}
 pub enum PositionError {
     /// Neither `startpos` nor `sfen` followed `position`, or `moves` was misplaced.
     Syntax(String),
+    /// The SFEN after `position sfen` is invalid.
     Sfen(SfenError),
-    /// The move at this index (0-based) of the `moves` list is malformed or illegal.
+    /// A move of the `moves` list is malformed or illegal.
     Move {
+        /// Its place in the list, from 0.
         index: usize,
+        /// The move as written.
         text: String,
+        /// What is wrong with it.
         reason: MoveError,
     },
 }
@@ -84,7 +115,9 @@ pub enum PositionError {
 /// Why a move string is not a legal move here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// Not USI move syntax (`7g7f`, `8h2b+`, `P*5e`).
     Malformed,
+    /// Well formed, but not a legal move in the position.
     Illegal,
 }
 

@@ -3,6 +3,7 @@
 use super::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares: bit `i` of the low 81 bits is the square of index `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -10,29 +11,36 @@ pub struct Bitboard(pub u128);
 const FULL: u128 = (1u128 << 81) - 1;
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 squares.
     pub const FULL: Bitboard = Bitboard(FULL);
 
+    /// The set of the one square `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
     }
 
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
         (self.0 >> sq.index()) & 1 != 0
     }
 
+    /// Whether no square is set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether any square is set (the opposite of `is_empty`, read more easily in conditions).
     #[inline(always)]
     pub const fn is_some(self) -> bool {
         self.0 != 0
     }
 
+    /// How many squares are set.
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -58,26 +66,19 @@ impl Bitboard {
         sq
     }
 
+    /// The set with `sq` added; usable in `const` contexts, unlike `|`.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | (1u128 << sq.index()))
     }
 
+    /// The set with `sq` removed.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1u128 << sq.index()))
     }
 
-    #[inline(always)]
-    pub const fn and(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 & o.0)
-    }
-
-    #[inline(always)]
-    pub const fn or(self, o: Bitboard) -> Bitboard {
-        Bitboard(self.0 | o.0)
-    }
-
+    /// The squares of `self` that are not in `o`.
     #[inline(always)]
     pub const fn and_not(self, o: Bitboard) -> Bitboard {
         Bitboard(self.0 & !o.0)

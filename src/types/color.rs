@@ -5,11 +5,14 @@ use std::ops::Not;
 /// A side: Black (sente, upper case in SFEN) or White (gote, lower case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// Sente: moves first, upper case in SFEN, plays toward rank `a`.
     Black = 0,
+    /// Gote: moves second, lower case in SFEN, plays toward rank `i`.
     White = 1,
 }
 
 impl Color {
+    /// Both sides, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 
     /// Index for tables laid out per colour.
@@ -26,6 +29,7 @@ impl Color {
         }
     }
 
+    /// The other side; `!c` says the same.
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {

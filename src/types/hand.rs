@@ -10,6 +10,7 @@
 
 use super::PieceKind;
 
+/// One side's pieces in hand, a count per kind packed into a `u32` (layout above).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Hand(u32);
 
@@ -17,6 +18,7 @@ pub struct Hand(u32);
 const GUARDS: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 25) | (1 << 29);
 
 impl Hand {
+    /// Nothing in hand.
     pub const EMPTY: Hand = Hand(0);
 
     #[inline(always)]
@@ -62,16 +64,19 @@ impl Hand {
         (self.0 >> Hand::shift(k)) & Hand::mask(k)
     }
 
+    /// Whether the hand holds at least one piece of kind `k`.
     #[inline(always)]
     pub const fn has(self, k: PieceKind) -> bool {
         self.count(k) != 0
     }
 
+    /// One more of kind `k` (a capture); the field must not be full.
     #[inline(always)]
     pub fn add(&mut self, k: PieceKind) {
         self.0 += 1 << Hand::shift(k);
     }
 
+    /// One fewer of kind `k` (a drop); the hand must hold one.
     #[inline(always)]
     pub fn remove(&mut self, k: PieceKind) {
         debug_assert!(self.has(k));
@@ -101,6 +106,7 @@ impl Hand {
         h
     }
 
+    /// Whether the hand holds nothing.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

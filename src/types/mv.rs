@@ -7,6 +7,7 @@
 use super::{PieceKind, Square};
 use std::fmt;
 
+/// A move packed in 16 bits (layout above); `Move::NONE` is the only invalid value.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
@@ -17,21 +18,25 @@ impl Move {
     /// No move; never legal (from == to == 1a).
     pub const NONE: Move = Move(0);
 
+    /// A board move from `from` to `to` without promotion.
     #[inline(always)]
     pub const fn normal(from: Square, to: Square) -> Move {
         Move(to.index() as u16 | ((from.index() as u16) << 7))
     }
 
+    /// A board move from `from` to `to` that promotes.
     #[inline(always)]
     pub const fn promoting(from: Square, to: Square) -> Move {
         Move(to.index() as u16 | ((from.index() as u16) << 7) | PROMOTE)
     }
 
+    /// A board move from `from` to `to`, promoting when `promote` is set.
     #[inline(always)]
     pub const fn board(from: Square, to: Square, promote: bool) -> Move {
         Move(to.index() as u16 | ((from.index() as u16) << 7) | if promote { PROMOTE } else { 0 })
     }
 
+    /// A drop of a piece of kind `kind` (from the hand) on `to`.
     #[inline(always)]
     pub const fn drop(kind: PieceKind, to: Square) -> Move {
         Move(to.index() as u16 | ((kind as u16) << 7) | DROP)
@@ -43,16 +48,19 @@ impl Move {
         self.0
     }
 
+    /// The move whose raw value is `v` (as `raw` gave it), for tables that store moves.
     #[inline(always)]
     pub const fn from_raw(v: u16) -> Move {
         Move(v)
     }
 
+    /// Whether this is `Move::NONE`.
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
     }
 
+    /// Destination square, of board moves and drops.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_unchecked((self.0 & 0x7f) as usize)
@@ -64,11 +72,13 @@ impl Move {
         Square::from_index_unchecked(((self.0 >> 7) & 0x7f) as usize)
     }
 
+    /// Whether the move drops a piece from the hand.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
         self.0 & DROP != 0
     }
 
+    /// Whether the move promotes the moving piece.
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.0 & PROMOTE != 0

@@ -7,19 +7,33 @@ use super::Color;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// Fu: one step forward.
     Pawn = 1,
+    /// Kyo: any distance forward.
     Lance = 2,
+    /// Kei: two forward and one sideways, jumping.
     Knight = 3,
+    /// Gin: one step forward or diagonally.
     Silver = 4,
+    /// Kaku: any distance diagonally.
     Bishop = 5,
+    /// Hisha: any distance orthogonally.
     Rook = 6,
+    /// Kin: one step orthogonally, or diagonally forward; never promotes.
     Gold = 7,
+    /// Gyoku / ou: one step in any direction; never promotes, never in hand.
     King = 8,
+    /// Tokin, a promoted pawn: moves as a gold.
     ProPawn = 9,
+    /// A promoted lance: moves as a gold.
     ProLance = 10,
+    /// A promoted knight: moves as a gold.
     ProKnight = 11,
+    /// A promoted silver: moves as a gold.
     ProSilver = 12,
+    /// Uma, a promoted bishop: a bishop that also steps one square orthogonally.
     Horse = 13,
+    /// Ryu, a promoted rook: a rook that also steps one square diagonally.
     Dragon = 14,
 }
 
@@ -36,11 +50,13 @@ impl PieceKind {
     /// The kinds a hand can hold, in numbering order.
     pub const HAND: [PieceKind; 7] = [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook];
 
+    /// Index for tables laid out per kind (1..=14; 0 unused).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The kind numbered `v`, if `v` is 1..=14.
     #[inline(always)]
     pub const fn from_u8(v: u8) -> Option<PieceKind> {
         if v >= 1 && v <= 14 {
@@ -56,6 +72,7 @@ impl PieceKind {
         (self as u8) <= 6
     }
 
+    /// Whether this is a promoted kind (tokin to dragon).
     #[inline(always)]
     pub const fn is_promoted(self) -> bool {
         (self as u8) >= 9
@@ -140,20 +157,24 @@ impl PieceKind {
 pub struct Piece(u8);
 
 impl Piece {
+    /// No piece: the content of an empty square.
     pub const NONE: Piece = Piece(0);
     /// Upper bound of the packed value, for tables indexed by piece.
     pub const COUNT: usize = 32;
 
+    /// The piece of kind `k` belonging to `c`.
     #[inline(always)]
     pub const fn new(c: Color, k: PieceKind) -> Piece {
         Piece(k as u8 + ((c as u8) << 4))
     }
 
+    /// Whether this is `Piece::NONE`.
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether this is a real piece.
     #[inline(always)]
     pub const fn is_some(self) -> bool {
         self.0 != 0
@@ -168,6 +189,7 @@ impl Piece {
         }
     }
 
+    /// The side the piece belongs to; callers guarantee it is not `NONE`.
     #[inline(always)]
     pub const fn color(self) -> Color {
         if self.0 & 16 != 0 {
@@ -177,6 +199,7 @@ impl Piece {
         }
     }
 
+    /// The packed value, for tables indexed by piece (below `Piece::COUNT`).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize

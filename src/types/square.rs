@@ -11,7 +11,6 @@ use std::fmt;
 pub struct Square(u8);
 
 impl Square {
-    pub const COUNT: usize = 81;
     /// Where a side without a king (a composed problem) keeps its king square: index 81, off the
     /// board, whose attack-table entries are all empty.
     pub const NO_KING: Square = Square(81);
@@ -39,6 +38,7 @@ impl Square {
         Square(i as u8)
     }
 
+    /// The index `file * 9 + rank`, 0..81, for tables laid out per square.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -9,8 +9,8 @@ mod dobutsu;
 mod info;
 mod options;
 
-pub use command::{parse_command, Command, CommandError, GoCommand};
-pub use options::{Options, Variant};
+use command::{parse_command, Command, GoCommand};
+use options::{Options, Variant};
 
 use crate::bench;
 use crate::mate::{MateEvent, MateJob, MateLimits, MateResult};
@@ -23,12 +23,12 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 /// Engine identity, as printed for `usi`.
-pub const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
-pub const ENGINE_AUTHOR: &str = "the shomei developers";
+const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
+const ENGINE_AUTHOR: &str = "the shomei developers";
 
 /// What a background job (`go perft`, `bench`, the Dobutsu `go` and `go mate`) sends to the
 /// protocol loop.
-pub enum JobOutput {
+enum JobOutput {
     /// A line to print while the job goes on (Dobutsu `info` lines and answers).
     Line(String),
     /// The result of a `go perft` or `bench`; its thread ends right after sending it.
@@ -55,7 +55,7 @@ enum State {
 }
 
 /// The protocol state.
-pub struct Engine<W: Write> {
+struct Engine<W: Write> {
     out: W,
     position: Position,
     options: Options,
