@@ -10,6 +10,8 @@
 //! depends on files only through their distance, so a position, its colour-swapped rotation and its
 //! left-right mirror all score the same for the side to move. A side without a king (composed
 //! problems) gets no king terms. The numbers live in `params`.
+// The `material` build leaves the positional terms unused; they stay compiled and tested.
+#![cfg_attr(feature = "material", allow(dead_code))]
 
 mod king_relative;
 mod king_safety;
@@ -27,6 +29,7 @@ use crate::Position;
 pub type Value = i32;
 
 /// The evaluation from the side to move's point of view.
+#[cfg(not(feature = "material"))]
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
     let pieces = king_relative::pieces(pos);
@@ -36,15 +39,30 @@ pub fn evaluate(pos: &Position) -> Value {
     (v + params::TEMPO).clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT)
 }
 
+/// The `material` build's evaluation: board and hand material alone, from the side to move's
+/// point of view, so that its search can be compared with other engines' material editions at
+/// equal knowledge.
+#[cfg(feature = "material")]
+#[inline]
+pub fn evaluate(pos: &Position) -> Value {
+    let black = material::board_material(pos) + material::hand_material(pos);
+    let v = if pos.side_to_move() == Color::Black { black } else { -black };
+    v.clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT)
+}
+
 /// The evaluation's parts, for debugging and tuning. The three board parts are from Black's point
 /// of view; `tempo` goes to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Breakdown {
+    /// Board and hand material.
     pub material: Value,
+    /// Piece placement relative to both kings, and the kings' own squares.
     pub placement: Value,
+    /// White's king penalty minus Black's.
     pub king_safety: Value,
     /// Penalties of the Black and White kings before they are subtracted (0 without a king).
     pub king_penalty: [Value; 2],
+    /// The side to move's bonus for having the move.
     pub tempo: Value,
     /// What `evaluate` returns: the sum seen from the side to move, clamped.
     pub total: Value,

@@ -25,7 +25,9 @@ pub const ROOK: Value = 990;
 pub const PRO_PAWN: Value = 540;
 /// Promoted lance, knight and silver all move like a gold.
 pub const PRO_LANCE: Value = 540;
+/// Promoted knight: as a gold (see `PRO_LANCE`).
 pub const PRO_KNIGHT: Value = 540;
+/// Promoted silver: as a gold (see `PRO_LANCE`).
 pub const PRO_SILVER: Value = 540;
 /// A bishop that can also step one square orthogonally: a strong defender and attacker.
 pub const HORSE: Value = 945;
@@ -44,11 +46,13 @@ pub const HAND_PAWN: Value = 100;
 pub const HAND_LANCE: Value = 350;
 /// A dropped knight can fork, and can be placed where it is safe from pawns.
 pub const HAND_KNIGHT: Value = 450;
+/// A dropped silver defends or attacks diagonally as well as straight ahead.
 pub const HAND_SILVER: Value = 550;
 /// Gold drops are the standard mating and defending move.
 pub const HAND_GOLD: Value = 600;
 /// Majors gain less relative to their size: they already reach far from wherever they stand.
 pub const HAND_BISHOP: Value = 900;
+/// A dropped rook reaches a whole rank and file behind the enemy's lines at once.
 pub const HAND_ROOK: Value = 1040;
 
 // ---- general ----

@@ -37,19 +37,21 @@ pub fn default_dobutsu_table() -> String {
 }
 
 impl Default for Options {
+    /// The search's defaults (written once, in `SearchOptions::default`) and the protocol's own.
     fn default() -> Self {
+        let search = SearchOptions::default();
         Options {
             hash_mb: 64,
             ponder: false,
-            threads: 1,
-            multipv: 1,
-            network_delay: 120,
-            minimum_thinking_time: 0,
-            max_moves_to_draw: 0,
-            entering_king_rule: EnteringKingRule::Csa27,
-            resign_value: 99_999,
-            draw_value: 0,
-            algorithm: SearchAlgorithm::Full,
+            threads: search.threads,
+            multipv: search.multipv,
+            network_delay: search.time.network_delay,
+            minimum_thinking_time: search.time.minimum_thinking,
+            max_moves_to_draw: search.max_moves_to_draw,
+            entering_king_rule: search.entering_king_rule,
+            resign_value: search.resign_value,
+            draw_value: search.draw_value,
+            algorithm: search.algorithm,
             variant: Variant::Shogi,
             dobutsu_table: default_dobutsu_table(),
         }
@@ -63,11 +65,29 @@ const RULE_NAMES: [(&str, EnteringKingRule); 3] = [
     ("CSARule27", EnteringKingRule::Csa27),
 ];
 
-fn spin(name: &str, default: i64, min: i64, max: i64) -> String {
+/// Every spin option's name, minimum and maximum: `usi` declares and `setoption` checks from here.
+const SPIN_RANGES: [(&str, i64, i64); 8] = [
+    ("USI_Hash", 1, HASH_MAX_MB),
+    ("Threads", 1, 256),
+    ("MultiPV", 1, 600),
+    ("NetworkDelay", 0, 10_000),
+    ("MinimumThinkingTime", 0, 600_000),
+    ("MaxMovesToDraw", 0, 100_000),
+    ("ResignValue", 0, 99_999),
+    ("DrawValue", -30_000, 30_000),
+];
+
+fn spin_range(name: &str) -> (i64, i64) {
+    SPIN_RANGES.iter().find(|r| r.0 == name).map(|r| (r.1, r.2)).expect("every spin option has a range")
+}
+
+fn spin(name: &str, default: i64) -> String {
+    let (min, max) = spin_range(name);
     format!("option name {name} type spin default {default} min {min} max {max}")
 }
 
-fn parse_spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+fn parse_spin(name: &str, value: &str) -> Result<i64, String> {
+    let (min, max) = spin_range(name);
     match value.parse::<i64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
         _ => Err(format!("option {name}: '{value}' is not a number from {min} to {max}")),
@@ -88,16 +108,16 @@ impl Options {
             algos.push_str(&format!(" var {n}"));
         }
         vec![
-            spin("USI_Hash", d.hash_mb as i64, 1, HASH_MAX_MB),
+            spin("USI_Hash", d.hash_mb as i64),
             format!("option name USI_Ponder type check default {}", d.ponder),
-            spin("Threads", d.threads as i64, 1, 256),
-            spin("MultiPV", d.multipv as i64, 1, 600),
-            spin("NetworkDelay", d.network_delay as i64, 0, 10_000),
-            spin("MinimumThinkingTime", d.minimum_thinking_time as i64, 0, 600_000),
-            spin("MaxMovesToDraw", d.max_moves_to_draw as i64, 0, 100_000),
+            spin("Threads", d.threads as i64),
+            spin("MultiPV", d.multipv as i64),
+            spin("NetworkDelay", d.network_delay as i64),
+            spin("MinimumThinkingTime", d.minimum_thinking_time as i64),
+            spin("MaxMovesToDraw", d.max_moves_to_draw as i64),
             rules,
-            spin("ResignValue", d.resign_value as i64, 0, 99_999),
-            spin("DrawValue", d.draw_value as i64, -30_000, 30_000),
+            spin("ResignValue", d.resign_value as i64),
+            spin("DrawValue", d.draw_value as i64),
             algos,
             "option name UCI_Variant type combo default shogi var shogi var dobutsu".to_string(),
             format!(
@@ -114,7 +134,7 @@ impl Options {
     /// Applies `setoption name <name> value <value>`; on error the old value is kept.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "USI_Hash" => self.hash_mb = parse_spin(name, value, 1, HASH_MAX_MB)? as usize,
+            "USI_Hash" => self.hash_mb = parse_spin(name, value)? as usize,
             "USI_Ponder" => {
                 self.ponder = match value {
                     "true" => true,
@@ -122,11 +142,11 @@ impl Options {
                     _ => return Err(format!("option USI_Ponder: '{value}' is not true or false")),
                 }
             }
-            "Threads" => self.threads = parse_spin(name, value, 1, 256)? as usize,
-            "MultiPV" => self.multipv = parse_spin(name, value, 1, 600)? as usize,
-            "NetworkDelay" => self.network_delay = parse_spin(name, value, 0, 10_000)? as u64,
-            "MinimumThinkingTime" => self.minimum_thinking_time = parse_spin(name, value, 0, 600_000)? as u64,
-            "MaxMovesToDraw" => self.max_moves_to_draw = parse_spin(name, value, 0, 100_000)? as u32,
+            "Threads" => self.threads = parse_spin(name, value)? as usize,
+            "MultiPV" => self.multipv = parse_spin(name, value)? as usize,
+            "NetworkDelay" => self.network_delay = parse_spin(name, value)? as u64,
+            "MinimumThinkingTime" => self.minimum_thinking_time = parse_spin(name, value)? as u64,
+            "MaxMovesToDraw" => self.max_moves_to_draw = parse_spin(name, value)? as u32,
             "EnteringKingRule" => {
                 self.entering_king_rule =
                     RULE_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
@@ -135,8 +155,8 @@ impl Options {
                     )
                     })?
             }
-            "ResignValue" => self.resign_value = parse_spin(name, value, 0, 99_999)? as i32,
-            "DrawValue" => self.draw_value = parse_spin(name, value, -30_000, 30_000)? as i32,
+            "ResignValue" => self.resign_value = parse_spin(name, value)? as i32,
+            "DrawValue" => self.draw_value = parse_spin(name, value)? as i32,
             "SearchAlgorithm" => {
                 self.algorithm = SearchAlgorithm::parse(value).ok_or_else(|| {
                     format!("option SearchAlgorithm: '{value}' is not Full, AlphaBeta or Minimax")
@@ -200,5 +220,19 @@ mod tests {
         o.set("SearchAlgorithm", "Minimax").unwrap();
         assert_eq!(o.algorithm, SearchAlgorithm::Minimax);
         assert!(o.set("Nonexistent", "1").is_err());
+    }
+
+    #[test]
+    fn every_spin_is_declared_and_checked_with_its_one_range() {
+        let declarations = Options::default().declarations();
+        for (name, min, max) in SPIN_RANGES {
+            let declared =
+                declarations.iter().find(|l| l.starts_with(&format!("option name {name} "))).unwrap();
+            assert!(declared.ends_with(&format!(" min {min} max {max}")), "{declared}");
+            let mut o = Options::default();
+            assert!(o.set(name, &min.to_string()).is_ok() && o.set(name, &max.to_string()).is_ok(), "{name}");
+            assert!(o.set(name, &(min - 1).to_string()).is_err(), "{name} below {min}");
+            assert!(o.set(name, &(max + 1).to_string()).is_err(), "{name} above {max}");
+        }
     }
 }
