@@ -133,11 +133,25 @@ fn fourfold_repetition_is_a_draw() {
     let mut p = Position::startpos();
     let cycle = ["5i4h", "5a4b", "4h5i", "4b5a"];
     play(&mut p, &cycle);
+    assert_eq!(p.repetition(16, 4), Sennichite::Draw, "a repetition inside the searched line is enough");
+    assert_eq!(p.repetition(16, 0), Sennichite::None, "a single occurrence before the root is not");
     play(&mut p, &cycle);
     assert_eq!(p.sennichite(), Sennichite::None, "third occurrence");
-    assert_eq!(p.repetition(16), Sennichite::Draw, "the search counts the second occurrence");
+    assert_eq!(p.repetition(16, 0), Sennichite::Draw, "two occurrences before the root are");
     play(&mut p, &cycle);
     assert_eq!(p.sennichite(), Sennichite::Draw);
+}
+
+#[test]
+fn no_repetition_across_a_null_move() {
+    let mut p = Position::startpos();
+    play(&mut p, &["5i4h"]);
+    p.do_null_move();
+    play(&mut p, &["4h5i"]);
+    p.do_null_move();
+    // The start position again, Black to move, but only through two passes.
+    assert_eq!(p.key(), Position::startpos().key());
+    assert_eq!(p.repetition(16, 4), Sennichite::None);
 }
 
 #[test]

@@ -269,6 +269,18 @@ fn search_root(
     best
 }
 
+/// More time when the best score falls from one iteration to the next (trouble coming that a
+/// deeper search may still avoid), less when it rises; `previous` is a running average of the
+/// earlier iterations' best scores.
+fn falling_score_factor(previous: Option<Value>, score: Value) -> f64 {
+    match previous {
+        Some(p) if !is_mate_score(score) => {
+            (1.0 + (p - score) as f64 / TIME_FALLING_SCORE_SCALE).clamp(TIME_FALLING_MIN, TIME_FALLING_MAX)
+        }
+        _ => 1.0,
+    }
+}
+
 /// Iterative deepening. The main thread (with `w.main`) reports and manages time.
 fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
@@ -278,6 +290,8 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let mut best_changes = 0.0f64;
     let mut stable_iterations = 0;
     let mut prev_iteration_nodes = 0u64;
+    // The best score of the first completed iteration that counts, to see it fall.
+    let mut previous_best_score: Option<Value> = None;
     // Helpers start one ply deeper on odd ids so threads spread over depths.
     let first_depth = if is_main { 1 } else { 1 + (w.id as i32 & 1) };
     for depth in first_depth..=max_depth {
@@ -360,12 +374,16 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             stable_iterations += 1;
         }
         last_best = rms[0].mv;
+        let falling = falling_score_factor(previous_best_score, rms[0].score);
+        if !is_mate_score(rms[0].score) {
+            previous_best_score = Some(previous_best_score.map_or(rms[0].score, |p| (p + rms[0].score) / 2));
+        }
         let free_to_stop = !limits.infinite && !w.shared.pondering.load(Ordering::Relaxed);
         // Read each time: a `ponderhit` may have brought a new clock.
         let budget = w.shared.budget();
         if let (Some(b), true) = (budget, free_to_stop) {
             let stability = if stable_iterations >= STABLE_ITERATIONS { TIME_STABLE_FACTOR } else { 1.0 };
-            let factor = (1.0 + best_changes).min(TIME_MAX_INSTABILITY) * stability;
+            let factor = (1.0 + best_changes).min(TIME_MAX_INSTABILITY) * stability * falling;
             let elapsed = w.shared.clock_elapsed_ms() as f64;
             let minimum = b.minimum.as_millis() as f64;
             if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
@@ -383,5 +401,20 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_falling_score_buys_time_and_a_rising_one_saves_it() {
+        assert_eq!(falling_score_factor(None, 50), 1.0);
+        assert!(falling_score_factor(Some(100), -50) > 1.5 - 1e-9);
+        assert!(falling_score_factor(Some(100), 60) > 1.0);
+        assert!(falling_score_factor(Some(0), 100) < 1.0);
+        assert!(falling_score_factor(Some(0), 10_000) >= TIME_FALLING_MIN);
+        assert_eq!(falling_score_factor(Some(0), mated_in(5)), 1.0, "a mate is not a falling score");
     }
 }

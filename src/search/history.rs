@@ -96,6 +96,22 @@ impl History {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
+    /// Moves a quiet move's butterfly and continuation scores by `bonus`.
+    fn nudge_quiet(&mut self, pos: &Position, m: Move, bonus: i32) {
+        Self::nudge(&mut self.butterfly[History::index(pos.side_to_move(), m)], bonus);
+        if let Some(p) = previous_slot(pos) {
+            Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, m)], bonus);
+        }
+    }
+
+    /// Penalises the quiet moves tried before a capture caused a cutoff.
+    pub fn penalize_quiets(&mut self, pos: &Position, tried: &[Move], depth: i32) {
+        let malus = -depth * depth * HISTORY_BONUS_SCALE;
+        for &m in tried {
+            self.nudge_quiet(pos, m, malus);
+        }
+    }
+
     pub fn killers(&self, ply: usize) -> [Move; 2] {
         self.killers[ply]
     }
@@ -110,19 +126,11 @@ impl History {
 
     /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
-        let us = pos.side_to_move();
         let bonus = depth * depth * HISTORY_BONUS_SCALE;
-        let prev = previous_slot(pos);
-        Self::nudge(&mut self.butterfly[History::index(us, best)], bonus);
-        if let Some(p) = prev {
-            Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, best)], bonus);
-        }
+        self.nudge_quiet(pos, best, bonus);
         for &m in tried {
             if m != best {
-                Self::nudge(&mut self.butterfly[History::index(us, m)], -bonus);
-                if let Some(p) = prev {
-                    Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, m)], -bonus);
-                }
+                self.nudge_quiet(pos, m, -bonus);
             }
         }
         let k = &mut self.killers[ply];

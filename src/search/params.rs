@@ -11,6 +11,10 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const NULL_MIN_DEPTH: i32 = 3;
 pub const NULL_REDUCTION_BASE: i32 = 3;
 pub const NULL_REDUCTION_DIVISOR: i32 = 4;
+/// The further the evaluation is above beta, the more the null move is reduced: one ply per
+/// this much, at most `NULL_EVAL_MAX` plies.
+pub const NULL_EVAL_DIVISOR: Value = 200;
+pub const NULL_EVAL_MAX: i32 = 3;
 
 /// Reverse futility (static null move): eval - margin * depth >= beta at shallow depth.
 pub const RFP_MAX_DEPTH: i32 = 7;
@@ -25,11 +29,12 @@ pub const FUTILITY_MAX_DEPTH: i32 = 7;
 pub const FUTILITY_BASE: Value = 120;
 pub const FUTILITY_PER_DEPTH: Value = 110;
 
-/// Late-move pruning: at depth d, quiet moves after this many are skipped.
-pub const LMP_MAX_DEPTH: i32 = 6;
+/// Late-move pruning: at depth d, once this many moves (of any kind, pruned ones included) have
+/// been picked, the remaining quiet moves are skipped; half as many when not improving.
+pub const LMP_MAX_DEPTH: i32 = 8;
 pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
-    let base = 4 + depth * depth;
-    (if improving { base + base / 2 } else { base }) as usize
+    let base = 3 + depth * depth;
+    (if improving { base } else { base / 2 }) as usize
 }
 
 /// SEE pruning thresholds at shallow depth (per depth unit), and the deepest depth it applies to.
@@ -41,6 +46,9 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 pub const LMR_BASE: f64 = 0.5;
 pub const LMR_DIVISOR: f64 = 2.2;
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// A quiet move's history score (butterfly plus continuation, together within twice
+/// `HISTORY_MAX`) divided by this is taken off its reduction: at most two plies either way.
+pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 
 /// History: bonus cap and the gravity limit that keeps scores bounded.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -57,6 +65,9 @@ pub const CAPTURE_ATTACKER_DIVISOR: i32 = 64;
 
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
+/// Quiescence futility: a capture is skipped when the static evaluation plus this margin plus the
+/// victim's exchange value cannot reach alpha (promotions and checks are always tried).
+pub const QS_FUTILITY_MARGIN: Value = 150;
 /// How many plies of quiescence may answer checks before only captures remain.
 pub const QS_CHECK_PLIES: i32 = 6;
 
@@ -69,6 +80,11 @@ pub const STABLE_ITERATIONS: u32 = 4;
 pub const TIME_STABLE_FACTOR: f64 = 0.7;
 pub const TIME_MAX_INSTABILITY: f64 = 2.5;
 pub const TIME_OPTIMUM_SHARE: f64 = 0.6;
+/// A best score falling by this much below the running average of earlier iterations doubles the
+/// time to think; the factor stays within `TIME_FALLING_MIN..=TIME_FALLING_MAX`.
+pub const TIME_FALLING_SCORE_SCALE: f64 = 200.0;
+pub const TIME_FALLING_MIN: f64 = 0.75;
+pub const TIME_FALLING_MAX: f64 = 1.5;
 /// With a single legal move, searching stops at this depth (enough for a score to show).
 pub const ONE_MOVE_DEPTH: i32 = 4;
 
@@ -78,4 +94,7 @@ pub const ONE_MOVE_DEPTH: i32 = 4;
 pub const ROOT_MATE_OPTIMUM_DIVISOR: u32 = 8;
 pub const ROOT_MATE_MAX: Duration = Duration::from_millis(500);
 pub const ROOT_MATE_ANALYSIS: Duration = Duration::from_millis(300);
-pub const ROOT_MATE_MIN: Duration = Duration::from_millis(20);
+/// (At 100 ms the root search would take an eighth of every move under a byoyomi below about a
+/// second, where alpha-beta alone finds the mates that matter; the review of the search measured
+/// 22 ms of a 300 ms byoyomi spent there before depth 1.)
+pub const ROOT_MATE_MIN: Duration = Duration::from_millis(100);

@@ -2,7 +2,7 @@
 //! square has been played out, least valuable attacker first?
 
 use crate::shogi::Position;
-use crate::types::{Bitboard, Color, Move, PieceKind};
+use crate::types::{Bitboard, Move, PieceKind};
 
 /// What losing a piece of this kind on the board costs: its board value plus what the capturer
 /// gains in hand. Rough and fixed, as ordering needs only the order of magnitude.
@@ -52,7 +52,7 @@ const ATTACKER_ORDER: [PieceKind; 14] = [
 ];
 
 fn all_attackers(pos: &Position, sq: crate::types::Square, occ: Bitboard) -> Bitboard {
-    (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
+    pos.all_attackers_to(sq, occ) & occ
 }
 
 /// Whether the exchange started by legal move `m` gains at least `threshold`.
@@ -103,8 +103,9 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         if balance >= 0 {
             break;
         }
+        // Only a slider behind the piece that just captured can join.
         occ = occ.without(from);
-        attackers = all_attackers(pos, to, occ);
+        attackers = (attackers | pos.slider_attackers_to(to, occ)) & occ;
     }
     res
 }
@@ -112,9 +113,27 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Color;
 
     fn mv(pos: &Position, s: &str) -> Move {
         pos.parse_move(s).unwrap()
+    }
+
+    #[test]
+    fn all_attackers_are_both_colours_attackers() {
+        let positions = crate::bench::POSITIONS.iter().filter_map(|p| p.strip_prefix("sfen "));
+        for sfen in positions {
+            let Ok(pos) = Position::from_sfen(sfen) else { continue };
+            let full = pos.occupied();
+            for sq in crate::types::Square::all() {
+                // With every piece, and with the piece on `sq`'s lines thinned out.
+                for occ in [full, full & Bitboard(0x5555_5555_5555_5555_5555_5555_5555_5555)] {
+                    let both =
+                        pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ);
+                    assert_eq!(all_attackers(&pos, sq, occ), both & occ, "{sfen} {sq:?}");
+                }
+            }
+        }
     }
 
     #[test]

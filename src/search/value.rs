@@ -5,6 +5,8 @@ pub use crate::eval::Value;
 
 /// Beyond every real score.
 pub const INFINITE: Value = 32_001;
+/// Marks a table entry with no static evaluation (stored in check or at a mate in one).
+pub const VALUE_NONE: Value = 32_002;
 /// Mate at the root; a mate found `n` plies from the root scores `MATE - n`.
 pub const MATE: Value = 32_000;
 /// Deepest ply the search may reach (bounds PV arrays and mate scores).

@@ -20,6 +20,9 @@ pub(crate) struct StateInfo {
     pub captured: Piece,
     /// Consecutive moves by each side, ending at this ply, that gave check.
     pub checks_in_row: [u16; 2],
+    /// Plies since the last null move (or since the position was set up): repetitions are only
+    /// looked for within them, since a null move breaks the chain of real moves.
+    pub plies_from_null: u16,
 }
 
 /// A shogi position with its move history.
@@ -71,6 +74,7 @@ impl Position {
             last_move: Move::NONE,
             captured: Piece::NONE,
             checks_in_row: [0; 2],
+            plies_from_null: 0,
         };
         pos.fill_check_info(&mut st);
         pos.states.push(st);
@@ -242,6 +246,45 @@ impl Position {
         x & own
     }
 
+    /// Pieces of both colours attacking `sq` given occupancy `occ` (occupied or not: callers
+    /// mask with `occ` when removed pieces must not count). One pass: the sliders' rays are
+    /// computed once for both colours.
+    #[inline]
+    pub fn all_attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let kinglike = self.by_kind[PieceKind::King.index()]
+            | self.by_kind[PieceKind::Horse.index()]
+            | self.by_kind[PieceKind::Dragon.index()];
+        // The pieces of colour `c` that attack `sq` by a step.
+        let steppers = |c: Color| {
+            let opp = !c;
+            ((attacks::pawn_attacks(opp, sq) & self.by_kind[PieceKind::Pawn.index()])
+                | (attacks::knight_attacks(opp, sq) & self.by_kind[PieceKind::Knight.index()])
+                | (attacks::silver_attacks(opp, sq) & self.by_kind[PieceKind::Silver.index()])
+                | (attacks::gold_attacks(opp, sq) & self.golds))
+                & self.by_color[c.index()]
+        };
+        steppers(Color::Black)
+            | steppers(Color::White)
+            | (attacks::king_attacks(sq) & kinglike)
+            | self.slider_attackers_to(sq, occ)
+    }
+
+    /// Sliding pieces of both colours (lances, bishops, rooks and their promotions) attacking
+    /// `sq` through occupancy `occ`: all that can newly appear behind a piece leaving the line,
+    /// which is what a static exchange adds after each capture.
+    #[inline]
+    pub fn slider_attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Dragon.index()];
+        let bishops = self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Horse.index()];
+        let lances = self.by_kind[PieceKind::Lance.index()];
+        // A lance of colour `c` attacks `sq` when a lance of the other colour on `sq` would attack it.
+        let lance_of = |c: Color| attacks::lance_attacks(!c, sq, occ) & lances & self.by_color[c.index()];
+        (attacks::rook_attacks(sq, occ) & rooks)
+            | (attacks::bishop_attacks(sq, occ) & bishops)
+            | lance_of(Color::Black)
+            | lance_of(Color::White)
+    }
+
     /// Whether any piece of colour `c` attacks `sq` with occupancy `occ`.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
@@ -348,6 +391,7 @@ impl Position {
             last_move: m,
             captured,
             checks_in_row: prev.checks_in_row,
+            plies_from_null: prev.plies_from_null.saturating_add(1),
         };
         self.fill_check_info(&mut st);
         st.checks_in_row[us.index()] =
@@ -393,6 +437,9 @@ impl Position {
         st.board_key ^= zobrist::side();
         st.last_move = Move::NONE;
         st.captured = Piece::NONE;
+        // Passing is not a check, and no repetition reaches back across it.
+        st.checks_in_row[(!self.side).index()] = 0;
+        st.plies_from_null = 0;
         self.fill_check_info(&mut st);
         self.states.push(st);
     }

@@ -53,12 +53,23 @@ impl Position {
         }
     }
 
-    /// For the search: whether the current position already occurred within the last `max_back`
-    /// plies (a second occurrence is enough there), and if so how the cycle is judged.
-    pub fn repetition(&self, max_back: usize) -> Sennichite {
+    /// For the search: whether the current position repeats one of the last `max_back` plies,
+    /// and if so how the cycle is judged. `ply` is the distance to the search's root: a repetition
+    /// inside the searched line is enough (the side that could avoid it chose not to), while
+    /// positions from before the root must have occurred twice already, as a game only ends at the
+    /// fourth occurrence. No repetition reaches back across a null move.
+    pub fn repetition(&self, max_back: usize, ply: usize) -> Sennichite {
         let key = self.key();
-        for (back, k) in self.key_history().take(max_back) {
+        let window = max_back.min(self.state().plies_from_null as usize);
+        let mut before_root = 0;
+        for (back, k) in self.key_history().take(window) {
             if back >= 4 && back % 2 == 0 && k == key {
+                if back > ply {
+                    before_root += 1;
+                    if before_root < 2 {
+                        continue;
+                    }
+                }
                 return match perpetual_checker(self, back) {
                     Some(c) => Sennichite::PerpetualCheck(c),
                     None => Sennichite::Draw,

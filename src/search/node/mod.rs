@@ -7,7 +7,7 @@ use crate::eval::evaluate;
 use crate::search::history::History;
 use crate::search::ordering::{MovePicker, PickerBuffers, PickerKind};
 use crate::search::params::*;
-use crate::search::see::see_ge;
+use crate::search::see::{exchange_value, see_ge};
 use crate::search::shared::Shared;
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, TranspositionTable};
@@ -89,6 +89,9 @@ impl<'a> Worker<'a> {
         history: History,
     ) -> Worker<'a> {
         let root_side = pos.side_to_move();
+        let mut static_evals = [0; MAX_PLY + 4];
+        // Plies 2 and 3 compare their evaluation with the root's.
+        static_evals[0] = if pos.in_check() { -INFINITE } else { evaluate(&pos) };
         Worker {
             id,
             pos,
@@ -103,7 +106,7 @@ impl<'a> Worker<'a> {
             root_side,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            static_evals: [0; MAX_PLY + 4],
+            static_evals,
             lmr: lmr_table(),
             buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
             main: None,
@@ -165,7 +168,7 @@ impl<'a> Worker<'a> {
     }
 
     fn take_buffers(&mut self, ply: usize) -> PickerBuffers {
-        std::mem::take(&mut self.buffers[ply])
+        std::mem::replace(&mut self.buffers[ply], PickerBuffers::EMPTY)
     }
 
     fn give_back(&mut self, ply: usize, picker: MovePicker) {
@@ -190,7 +193,7 @@ impl<'a> Worker<'a> {
     /// the move limit and an entering-king declaration. Shared by every algorithm, so they all
     /// see the same tree.
     pub(crate) fn rule_value(&self, ply: usize) -> Option<Value> {
-        match self.pos.repetition(REPETITION_WINDOW) {
+        match self.pos.repetition(REPETITION_WINDOW, ply) {
             Sennichite::Draw => return Some(self.draw_value()),
             Sennichite::PerpetualCheck(c) => {
                 return Some(if c == self.pos.side_to_move() { mated_in(ply) } else { mate_in(ply) })
@@ -204,6 +207,27 @@ impl<'a> Worker<'a> {
             return Some(mate_in(ply + 1));
         }
         None
+    }
+
+    /// The static evaluation of the current position, from the table entry when it has one.
+    #[inline]
+    fn static_eval(&self, tt_hit: Option<crate::search::tt::TtData>) -> Value {
+        match tt_hit {
+            Some(e) if e.eval != VALUE_NONE => e.eval,
+            _ => evaluate(&self.pos),
+        }
+    }
+
+    /// Whether `eval` at `ply` is better than at our previous move, or at the one before it when
+    /// we were in check then; with neither known, it counts as improving.
+    #[inline]
+    fn improving(&self, ply: usize, eval: Value) -> bool {
+        [2, 4]
+            .into_iter()
+            .filter(|&back| ply >= back)
+            .map(|back| self.static_evals[ply - back])
+            .find(|&e| e != -INFINITE)
+            .is_none_or(|e| eval > e)
     }
 
     /// Makes `m` followed by the child's line the principal variation at `ply`.
@@ -278,20 +302,23 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 4. A mate in one ends the search of this node: nothing scores higher.
-        if pruning && !in_check {
+        // Step 4. A mate in one ends the search of this node: nothing scores higher. A table
+        // entry from the main search means the node was searched before, and its mate in one
+        // would have been stored (quiescence does not look for one).
+        if pruning && !in_check && tt_hit.is_none_or(|e| e.depth < 0) {
             if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
                 let v = mate_in(ply + 1);
                 self.update_pv(ply, m);
-                self.tt.store(key, m, to_tt(v, ply), 0, depth.max(MAX_PLY as i32 - 1), Bound::Exact);
+                self.tt.store(key, m, to_tt(v, ply), VALUE_NONE, depth.max(MAX_PLY as i32 - 1), Bound::Exact);
                 return v;
             }
         }
 
-        // Step 5. Static evaluation, and whether it improved on two plies ago.
-        let eval = if in_check { -INFINITE } else { tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval) };
+        // Step 5. Static evaluation, and whether it improved on our previous move's (four plies
+        // back when we were in check two plies ago; unknown counts as improving).
+        let eval = if in_check { -INFINITE } else { self.static_eval(tt_hit) };
         self.static_evals[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.static_evals[ply - 2];
+        let improving = !in_check && self.improving(ply, eval);
 
         if pruning && !PV && !in_check && !is_mate_score(beta) {
             // Step 6. Razoring: far below alpha at the frontier, only captures could save it.
@@ -311,7 +338,9 @@ impl<'a> Worker<'a> {
             // Step 8. Null move: if passing still fails high, a real move surely does.
             if depth >= NULL_MIN_DEPTH && eval >= beta && self.pos.last_move().is_some() {
                 self.stats.null_tries += 1;
-                let r = NULL_REDUCTION_BASE + depth / NULL_REDUCTION_DIVISOR;
+                let r = NULL_REDUCTION_BASE
+                    + depth / NULL_REDUCTION_DIVISOR
+                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX);
                 self.pos.do_null_move();
                 let v = -self.search::<false>(depth - 1 - r, -beta, -beta + 1, ply + 1);
                 self.pos.undo_null_move();
@@ -331,40 +360,56 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut moves_tried = 0usize;
+        // Every move the picker gave, pruned ones included.
+        let mut move_count = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0usize;
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
+            move_count += 1;
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
-            let gives_check = self.pos.gives_check(m);
+            // Asked for quiet moves while pruning, or once pruning is past.
+            let mut gives_check = None;
 
             // Step 10. Pruning at shallow depth: late quiet moves, futile ones, and moves that
-            // lose material by SEE.
+            // lose material by SEE. Futility and SEE look at the depth a late move would be
+            // searched to after its reduction.
             if pruning && !PV && moves_tried > 0 && best > -MATE_IN_MAX_PLY && !in_check {
-                if quiet && !gives_check {
-                    // Late-move pruning: enough quiet moves tried at a shallow node.
-                    if depth <= LMP_MAX_DEPTH && quiet_count >= lmp_limit(depth, improving) {
+                // Late-move pruning: enough moves picked at a shallow node; no more quiets.
+                if depth <= LMP_MAX_DEPTH && move_count >= lmp_limit(depth, improving) {
+                    picker.skip_quiets();
+                    if quiet {
                         self.stats.lmp_prunes += 1;
                         continue;
                     }
-                    // Futility: even a good positional gain cannot reach alpha.
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
-                        self.stats.futility_prunes += 1;
-                        continue;
-                    }
-                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
-                        self.stats.see_prunes += 1;
-                        continue;
+                }
+                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][move_count.min(63)]).max(0);
+                if quiet {
+                    let check = self.pos.gives_check(m);
+                    gives_check = Some(check);
+                    if !check {
+                        // Futility: even a good positional gain cannot reach alpha.
+                        if lmr_depth <= FUTILITY_MAX_DEPTH
+                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                        {
+                            self.stats.futility_prunes += 1;
+                            continue;
+                        }
+                        if lmr_depth <= SEE_PRUNE_MAX_DEPTH
+                            && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * lmr_depth)
+                        {
+                            self.stats.see_prunes += 1;
+                            continue;
+                        }
                     }
                 } else if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
                     self.stats.see_prunes += 1;
                     continue;
                 }
             }
+            let gives_check = gives_check.unwrap_or_else(|| self.pos.gives_check(m));
 
             // Step 11. Check extension for checks that do not simply lose the checking piece.
             let extension =
@@ -376,8 +421,22 @@ impl<'a> Worker<'a> {
                 };
             let new_depth = depth - 1 + extension;
 
-            // Step 12. Make the move and search it: the first with the full window, the others
-            // with a null window (reduced when late and quiet), searched again when they beat alpha.
+            // Step 12. Late-move reduction: quiet moves after the first are searched shallower,
+            // more so at non-PV nodes, less when improving or with a good history. (Measured and
+            // dropped: less for killers, at the root, for captures and checks.)
+            let mut r = 0;
+            if pruning && moves_tried > 0 && depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
+                r = self.lmr[depth.min(63) as usize][(moves_tried + 1).min(63)];
+                r += (!PV) as i32 - improving as i32;
+                r -= self.history.quiet_score(&self.pos, m) / LMR_HISTORY_DIVISOR;
+                r = r.clamp(0, (new_depth - 1).max(0));
+                if r > 0 {
+                    self.stats.lmr_reductions += 1;
+                }
+            }
+
+            // Step 13. Make the move and search it: the first with the full window, the others
+            // with a null window (reduced when late), searched again when they beat alpha.
             self.pos.do_move(m);
             self.tt.prefetch(self.pos.key());
             moves_tried += 1;
@@ -385,16 +444,6 @@ impl<'a> Worker<'a> {
             if moves_tried == 1 {
                 v = -self.search::<PV>(new_depth, -beta, -alpha, ply + 1);
             } else {
-                // Late-move reduction for quiet moves tried late.
-                let mut r = 0;
-                if pruning && depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
-                    r = self.lmr[depth.min(63) as usize][moves_tried.min(63)];
-                    r += (!PV) as i32 - improving as i32;
-                    r = r.clamp(0, new_depth - 1);
-                    if r > 0 {
-                        self.stats.lmr_reductions += 1;
-                    }
-                }
                 v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1);
                 if r > 0 && v > alpha {
                     self.stats.lmr_researches += 1;
@@ -409,7 +458,7 @@ impl<'a> Worker<'a> {
                 return 0;
             }
 
-            // Step 13. A new best move; a beta cutoff updates the quiet history.
+            // Step 14. A new best move; a beta cutoff updates the quiet history.
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
@@ -428,6 +477,9 @@ impl<'a> Worker<'a> {
                         }
                         if quiet {
                             self.history.update_quiet(&self.pos, ply, m, &quiets_tried[..quiet_count], depth);
+                        } else {
+                            // The quiet moves tried before a capture that cut did not.
+                            self.history.penalize_quiets(&self.pos, &quiets_tried[..quiet_count], depth);
                         }
                         break;
                     }
@@ -438,11 +490,11 @@ impl<'a> Worker<'a> {
 
         self.give_back(ply, picker);
         if moves_tried == 0 {
-            // Step 14. No legal move (or all pruned, which cannot happen: the first move is never pruned).
+            // Step 15. No legal move (or all pruned, which cannot happen: the first move is never pruned).
             return mated_in(ply);
         }
 
-        // Step 15. Store the result in the table.
+        // Step 16. Store the result in the table.
         let bound = if best >= beta {
             Bound::Lower
         } else if PV && best > original_alpha {
@@ -450,7 +502,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        let stored_eval = if in_check { VALUE_NONE } else { eval };
         self.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
     }
@@ -489,13 +541,14 @@ impl<'a> Worker<'a> {
                 tt_move = e.mv;
             }
         }
+        let original_alpha = alpha;
         let mut best;
         let eval;
         if in_check {
             best = -INFINITE;
-            eval = 0;
+            eval = VALUE_NONE;
         } else {
-            eval = tt_hit.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            eval = self.static_eval(tt_hit);
             best = eval;
             if best >= beta {
                 return best;
@@ -509,6 +562,17 @@ impl<'a> Worker<'a> {
         let mut moves = 0;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             moves += 1;
+            if !in_check && !m.is_promotion() && self.features.pruning {
+                // Futility: even winning the victim outright leaves us below alpha.
+                let victim = self.pos.piece_on(m.to());
+                if victim.is_some() {
+                    let futile = eval + QS_FUTILITY_MARGIN + exchange_value(victim.kind());
+                    if futile <= alpha && !self.pos.gives_check(m) {
+                        best = best.max(futile);
+                        continue;
+                    }
+                }
+            }
             if !in_check && !see_ge(&self.pos, m, QS_SEE_MARGIN) {
                 continue;
             }
@@ -537,7 +601,13 @@ impl<'a> Worker<'a> {
         if in_check && moves == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
         self.tt.store(key, best_move, to_tt(best, ply), eval, -1 - qply.min(8), bound);
         best
     }
