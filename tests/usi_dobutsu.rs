@@ -1,8 +1,9 @@
 //! `setoption name UCI_Variant value dobutsu` through the real binary: the option is declared,
 //! `position`/`d`/`go perft`/`go`/`go mate` work on the 3×4 board, every `go` gets one legal
 //! `bestmove` (bounded forms on their own, `go infinite` after `stop`), bad input is refused
-//! with the position kept, a table given by `DobutsuTable` makes the answers exact, and
-//! switching back to shogi works.
+//! with the position kept, a table given by `DobutsuTable` makes the answers exact, without a
+//! table the embedded second-player book answers as the second player, and switching back to
+//! shogi works.
 
 mod common {
     pub mod usi_engine;
@@ -172,4 +173,73 @@ fn a_solved_table_makes_go_exact_and_go_mate_give_the_winning_line() {
     assert!(shogi.parse_move(line.split(' ').nth(1).unwrap()).is_ok(), "{line}");
     e.quit();
     std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn without_a_table_the_embedded_book_plays_the_second_player() {
+    use shomei::dobutsu::{book, legal_moves, move_to_usi};
+    let book = book::embedded().expect("the embedded book loads");
+    // No table anywhere: DobutsuTable names a file that does not exist.
+    let mut e = Engine::spawn();
+    e.send("usi");
+    e.collect_until(|l| l == "usiok", REPLY);
+    e.send("setoption name UCI_Variant value dobutsu");
+    e.send("setoption name DobutsuTable value /nonexistent/shomei-dobutsu.tbl");
+    e.send("isready");
+    e.expect_line(|l| l.starts_with("info string error:") && l.contains("/nonexistent/"), REPLY);
+    e.expect_line(|l| l == "readyok", REPLY);
+    let start = Position::startpos();
+    let mut lines_played = vec![];
+    for &first in legal_moves(&start).iter() {
+        lines_played.push(vec![first]);
+    }
+    // And a longer line: the first player's last move that keeps its Lion, four times, the
+    // book answering in between.
+    let mut p = start;
+    let mut long = vec![];
+    for i in 0..4 {
+        let m = *legal_moves(&p)
+            .iter()
+            .rev()
+            .find(|&&m| p.play(m).status() == shomei::dobutsu::Status::Ongoing)
+            .expect("a move that keeps the Lion");
+        long.push(m);
+        if i == 3 {
+            break;
+        }
+        let q = p.play(m);
+        let (r, _) = book.best_move(&q).expect("covered");
+        p = q.play(r);
+        long.push(r);
+    }
+    lines_played.push(long);
+    for moves in lines_played {
+        let mut pos = start;
+        for &m in &moves {
+            pos = pos.play(m);
+        }
+        let (want, v) = book.best_move(&pos).expect("the book covers the position");
+        let Value::Win(d) = v else { panic!("{v:?}") };
+        let text: Vec<String> = moves.iter().map(|&m| move_to_usi(m)).collect();
+        e.send(&format!("position startpos moves {}", text.join(" ")));
+        let t = Instant::now();
+        e.send("go byoyomi 100");
+        let lines = e.collect_until(is_bestmove, SEARCH);
+        let mv = assert_legal(&e, &pos, lines.last().unwrap());
+        if mv != move_to_usi(want) {
+            e.fail(&format!("after {}: {mv}, the book says {}", text.join(" "), move_to_usi(want)));
+        }
+        if !lines.iter().any(|l| l.contains(&format!("score mate {d} "))) {
+            e.fail(&format!("the book's win in {d} was not reported"));
+        }
+        if t.elapsed() > Duration::from_millis(100 + 400) {
+            e.fail(&format!("the book's answer took {:?}", t.elapsed()));
+        }
+    }
+    // The first player is not in the book: the search answers, within the clock.
+    e.send("position startpos");
+    e.send("go byoyomi 100");
+    let line = e.expect_line(is_bestmove, SEARCH);
+    assert_legal(&e, &start, &line);
+    e.quit();
 }

@@ -4,7 +4,10 @@
 //!   write the table (default `table::default_path()`, else `dobutsu.tbl` here).
 //! - `shomei dobutsu perft DEPTH [SFEN]`: per-move leaf counts.
 //! - `shomei dobutsu probe FILE [SFEN]`: a position's value and best move from a table.
+//! - `shomei dobutsu book --table FILE --out FILE`: the second player's book (see `book`) from a
+//!   full table.
 
+use super::book;
 use super::sfen::move_to_usi;
 use super::solve::{solve, SolveOptions};
 use super::table::Table;
@@ -14,7 +17,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: shomei dobutsu solve [--out FILE] [--threads N]\n       \
-                     shomei dobutsu perft DEPTH [SFEN]\n       shomei dobutsu probe FILE [SFEN]";
+                     shomei dobutsu perft DEPTH [SFEN]\n       shomei dobutsu probe FILE [SFEN]\n       \
+                     shomei dobutsu book --table FILE --out FILE";
 
 /// Runs a `dobutsu` sub-command; `args` follow the word `dobutsu`.
 pub fn run(args: &[String]) -> ExitCode {
@@ -22,6 +26,7 @@ pub fn run(args: &[String]) -> ExitCode {
         Some("solve") => solve_command(&args[1..]),
         Some("perft") => perft_command(&args[1..]),
         Some("probe") => probe_command(&args[1..]),
+        Some("book") => book_command(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -109,5 +114,35 @@ fn probe_command(args: &[String]) -> Result<(), String> {
         Some((m, v)) => println!("best {} {v:?}", move_to_usi(m)),
         None => println!("best none"),
     }
+    Ok(())
+}
+
+fn book_command(args: &[String]) -> Result<(), String> {
+    let (mut table_path, mut out) = (None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--table" => table_path = Some(PathBuf::from(it.next().ok_or("--table needs a file name")?)),
+            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a file name")?)),
+            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+        }
+    }
+    let table_path = table_path.ok_or(USAGE)?;
+    let out = out.ok_or(USAGE)?;
+    let start = Instant::now();
+    let table = Table::load(&table_path).map_err(|e| format!("cannot load {}: {e}", table_path.display()))?;
+    eprintln!("loaded {} in {:.1} s", table_path.display(), start.elapsed().as_secs_f64());
+    let walk = Instant::now();
+    let (entries, stats) = book::build(&table)?;
+    println!("first_player_positions {}", stats.first_player_positions);
+    println!("second_player_positions {}", stats.second_player_positions);
+    println!("second_player_catches {}", stats.catches);
+    println!("short_wins {} (within {} plies, left to the search)", stats.short_wins, book::SHORT);
+    println!("stored {}", entries.len());
+    println!("longest_win {}", stats.longest);
+    let bytes = book::encode(&entries, book::SHORT);
+    std::fs::write(&out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!("book {} ({} bytes)", out.display(), bytes.len());
+    eprintln!("walk {:.1} s, total {:.1} s", walk.elapsed().as_secs_f64(), start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -21,8 +21,12 @@
 //!   `Table::best_move` (fastest win, else a draw, else the slowest loss).
 //! - [`play::choose_move`]: the table's move when it covers the position, else an alpha-beta
 //!   search to a given depth, with the [`play::Outcome`] it is based on.
-//! - `cli::run`: the `shomei dobutsu solve|perft|probe` command line.
+//! - [`book`]: the second player's book embedded in the binary (`book::embedded()`,
+//!   `Book::best_move`): one optimal move for every position the second player meets from the
+//!   start, so the engine never loses as the second player without the full table.
+//! - `cli::run`: the `shomei dobutsu solve|perft|probe|book` command line.
 
+pub mod book;
 pub mod cli;
 pub mod index;
 pub mod movegen;

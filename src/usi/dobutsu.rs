@@ -1,8 +1,9 @@
 //! `setoption name UCI_Variant value dobutsu`: the protocol on the 3×4 board. `position`, `go`
 //! (every form), `go perft`, `go mate`, `d`, `stop` and `ponderhit` work as for shogi; moves come
 //! from the solved table when one is loaded (exact: fastest win, slowest loss, a draw kept),
-//! else from an alpha-beta search on the same rules. The thinking runs on its own thread, so the
-//! loop keeps answering, and every `go` gets one legal `bestmove`.
+//! else from the second player's book embedded in the binary where it covers the position
+//! (exact too: the fastest win), else from an alpha-beta search on the same rules. The thinking
+//! runs on its own thread, so the loop keeps answering, and every `go` gets one legal `bestmove`.
 
 use super::JobOutput;
 use crate::dobutsu::play::{search_within, Abort, Iteration, MATE, MATE_BOUND};
@@ -56,7 +57,9 @@ impl Dobutsu {
             }
             // No table at the default place is the normal case before `shomei dobutsu solve`.
             Err(_) if Some(path) == default_path => {
-                Some(format!("info string no Dobutsu table at {path}: playing by search"))
+                Some(format!(
+                    "info string no Dobutsu table at {path}: playing by search, and by the embedded book as the second player"
+                ))
             }
             Err(e) => Some(format!(
                 "info string error: cannot read Dobutsu table {path}: {e}; keeping the previous one"
@@ -229,7 +232,9 @@ fn think(
     let restricted = |m| {
         limits.searchmoves.is_empty() || limits.searchmoves.iter().any(|s| s.to_string() == move_to_usi(m))
     };
-    if let Some((m, v)) = table.and_then(|t| t.best_move(&pos)).filter(|&(m, _)| restricted(m)) {
+    // Exact: the full table, else the embedded second-player book where it covers the position.
+    let exact = table.and_then(|t| t.best_move(&pos)).or_else(|| book_move(&pos));
+    if let Some((m, v)) = exact.filter(|&(m, _)| restricted(m)) {
         let depth = match v {
             Value::Win(d) | Value::Loss(d) => d,
             Value::Draw => 1,
@@ -281,6 +286,11 @@ fn think(
     wait_for_release(limits, stop);
     let m = root.map(|(m, _)| m).unwrap_or(legal.as_slice()[0]);
     say(format!("bestmove {}", move_to_usi(m)));
+}
+
+/// The embedded second-player book's move and the value it keeps, if the book covers `pos`.
+fn book_move(pos: &Position) -> Option<(crate::dobutsu::Move, Value)> {
+    crate::dobutsu::book::embedded().ok()?.best_move(pos)
 }
 
 /// The `checkmate` answer: the side to move's winning line (a Lion capture or a safe Try ends
