@@ -121,8 +121,11 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// and the plies to the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The canonical position's index (`dobutsu::index`), the book's sort key.
     pub key: u32,
+    /// The best move's place in the canonical position's list of legal moves.
     pub move_index: u8,
+    /// Plies to the second player's win with that move.
     pub distance: u8,
 }
 
