@@ -94,7 +94,7 @@ mod tests {
     fn board_material_agrees_with_the_placement_pass() {
         for sfen in [
             crate::shogi::sfen::STARTPOS,
-            "ln1g3nl/1r1sgk3/p1ppppsp1/1p4p1p/9/2P1P1P2/PPSP1P1PP/1B1G1S1R1/LN2KG1NL w Bb 22",
+            "ln1g3nl/1r1sgk3/p1ppppsp1/1p4p1p/9/2P1P1P2/PPSP1P1PP/1B1G1S1R1/LN2KG1NL w b 22",
             "8k/4+R4/9/9/9/9/9/9/K8 b 2G 1",
         ] {
             let pos = Position::from_sfen(sfen).unwrap();
