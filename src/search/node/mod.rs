@@ -69,6 +69,19 @@ pub(crate) struct Worker<'a> {
     pub main: Option<MainThreadDuties>,
 }
 
+/// The table bound of a node's result: a fail high is a lower bound, a score inside a PV node's
+/// window is exact, anything else an upper bound.
+#[inline]
+fn result_bound(best: Value, original_alpha: Value, beta: Value, pv: bool) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if pv && best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 fn lmr_table() -> Vec<[i32; 64]> {
     let mut t = vec![[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
@@ -495,13 +508,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 16. Store the result in the table.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best, original_alpha, beta, PV);
         let stored_eval = if in_check { VALUE_NONE } else { eval };
         self.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
@@ -601,13 +608,7 @@ impl<'a> Worker<'a> {
         if in_check && moves == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best, original_alpha, beta, PV);
         self.tt.store(key, best_move, to_tt(best, ply), eval, -1 - qply.min(8), bound);
         best
     }
