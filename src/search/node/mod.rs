@@ -398,8 +398,8 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                 }
-                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][move_count.min(63)]).max(0);
                 if quiet {
+                    let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][move_count.min(63)]).max(0);
                     let check = self.pos.gives_check(m);
                     gives_check = Some(check);
                     if !check {
