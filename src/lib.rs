@@ -3,7 +3,8 @@
 //! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `mate` the
 //! tsume solver (a mate-in-one test for the search, and df-pn for `go mate` and for the root of
 //! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the
-//! fixed search signature, `dobutsu` the 3x4 variant, and `rng` the seeded random generator.
+//! fixed search signature, `dobutsu` the 3x4 variant, `game` the reference searches both games
+//! share (and the move list), and `rng` the seeded random generator.
 //! Dependencies point down that list: `usi` and `bench` use `search`, which uses `mate`, `eval`
 //! and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main` and the
 //! `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
@@ -15,6 +16,7 @@
 pub mod bench;
 pub mod dobutsu;
 pub mod eval;
+pub mod game;
 pub mod mate;
 pub mod rng;
 pub mod search;

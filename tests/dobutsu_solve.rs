@@ -122,7 +122,8 @@ fn check_sub_game(sfen: &str, depth: i32) -> usize {
 /// Alpha-beta equals plain minimax, and every forced result it claims (or should see within
 /// its depth) agrees with the table, on a sample of the sub-game's positions.
 fn check_search_against_table(table: &shomei::dobutsu::Table) {
-    use shomei::dobutsu::play::{alphabeta, minimax, search, MATE, MATE_BOUND};
+    use shomei::dobutsu::play::{search, MATE, MATE_BOUND};
+    use shomei::game::search::{alphabeta, minimax};
     for (i, (p, v)) in table.positions().enumerate() {
         if i % 97 != 0 {
             continue;

@@ -9,53 +9,7 @@ use crate::types::Color;
 pub const MAX_MOVES: usize = 96;
 
 /// A fixed-capacity list of moves.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    /// An empty list.
-    pub fn new() -> MoveList {
-        MoveList { moves: [Move { from: 0, to: 0, kind: Kind::Chick, promote: false }; MAX_MOVES], len: 0 }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
-        self.len += 1;
-    }
-
-    /// Number of moves.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no moves.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The moves as a slice.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// Iterates over the moves.
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub type MoveList = crate::game::MoveList<Move, MAX_MOVES>;
 
 /// Every legal move of the side to move: board moves first (by origin square), then drops.
 pub fn legal_moves(pos: &Position) -> MoveList {

@@ -15,9 +15,10 @@ pub const FILES: usize = 3;
 pub const RANKS: usize = 4;
 
 /// A piece kind. The discriminants are the low three bits of a board cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Kind {
     /// Hiyoko: one step forward; promotes to a Hen on the far rank.
+    #[default]
     Chick = 1,
     /// Zou: one step diagonally.
     Elephant = 2,
@@ -162,7 +163,8 @@ const fn build_steps() -> [[u16; SQUARES]; 16] {
 }
 
 /// A move: a board move (`from` < 12) or a drop (`from == DROP`), with the kind dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The default (a Chick from square 0 to 0) only fills empty move-list slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {
     /// Origin square, or `Move::DROP`.
     pub from: u8,

@@ -6,8 +6,9 @@
 //! runs on its own thread, so the loop keeps answering, and every `go` gets one legal `bestmove`.
 
 use super::JobOutput;
-use crate::dobutsu::play::{search_within, Abort, Iteration, MATE, MATE_BOUND};
+use crate::dobutsu::play::{MATE, MATE_BOUND};
 use crate::dobutsu::{legal_moves, move_to_usi, parse_move, perft, Kind, Position, Status, Table, Value};
+use crate::game::search::{search_within, Abort, Iteration};
 use crate::search::{time, Limits, TimeOptions};
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -253,7 +254,7 @@ fn think(
     let deadline = budget.filter(|_| !limits.ponder && !limits.infinite).map(|b| received + b.maximum);
     let optimum = budget.map(|b| b.optimum.as_millis() as u64);
     let mut abort = Abort::new(stop, deadline, limits.nodes);
-    let mut report = |it: Iteration| {
+    let mut report = |it: Iteration<crate::dobutsu::Move>| {
         let t = ms();
         say(format!(
             "info depth {} nodes {} nps {} time {t} score {} pv {}",

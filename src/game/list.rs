@@ -1,0 +1,93 @@
+//! A fixed-capacity move list on the stack, shared by both games' generators.
+
+/// At most `N` moves of type `M`, stored inline.
+#[derive(Clone)]
+pub struct MoveList<M: Copy, const N: usize> {
+    moves: [M; N],
+    len: usize,
+}
+
+impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: Copy + Default, const N: usize> MoveList<M, N> {
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> Self {
+        MoveList { moves: [M::default(); N], len: 0 }
+    }
+}
+
+impl<M: Copy + PartialEq, const N: usize> MoveList<M, N> {
+    /// Appends `m`; `N` is above the most moves any position of the game has.
+    #[inline(always)]
+    pub fn push(&mut self, m: M) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// How many moves the list holds.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list holds no move.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Empties the list, keeping its storage.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves, in the order they were pushed.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves, to sort or reorder in place.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
+    }
+
+    /// The moves in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, M> {
+        self.as_slice().iter()
+    }
+
+    /// Whether `m` is in the list.
+    pub fn contains(&self, m: M) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl<M: Copy, const N: usize> AsRef<[M]> for MoveList<M, N> {
+    fn as_ref(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<M: Copy, const N: usize> std::ops::Deref for MoveList<M, N> {
+    type Target = [M];
+    #[inline(always)]
+    fn deref(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<'a, M: Copy, const N: usize> IntoIterator for &'a MoveList<M, N> {
+    type Item = &'a M;
+    type IntoIter = std::slice::Iter<'a, M>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_ref().iter()
+    }
+}
