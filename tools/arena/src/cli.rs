@@ -1,6 +1,7 @@
 //! Command-line arguments into a match configuration, with errors that name the bad argument.
 
 use crate::clock::TimeControl;
+use crate::rules::{Repetition, Variant};
 use crate::stats::SprtConfig;
 use shomei::shogi::EnteringKingRule;
 use std::path::PathBuf;
@@ -59,6 +60,28 @@ pub enum OpeningSource {
     Random(u32),
 }
 
+/// Which colours engine 1 plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine1Plays {
+    /// Black in the first game of each pair, White in the second (the default).
+    Both,
+    /// Black (the first player) in every game.
+    Black,
+    /// White (the second player) in every game.
+    White,
+}
+
+impl Engine1Plays {
+    /// Whether engine 1 plays Black in game `g` (0-based).
+    pub fn black_in(self, g: usize) -> bool {
+        match self {
+            Engine1Plays::Both => g.is_multiple_of(2),
+            Engine1Plays::Black => true,
+            Engine1Plays::White => false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpeningOrder {
     Sequential,
@@ -78,6 +101,12 @@ pub struct MatchConfig {
     pub seed: u64,
     pub max_moves: u32,
     pub entering_king: EnteringKingRule,
+    /// The game played.
+    pub variant: Variant,
+    /// Dobutsu's repetition rule.
+    pub repetition: Repetition,
+    /// Which colours engine 1 plays.
+    pub engine1_plays: Engine1Plays,
     pub concurrency: usize,
     pub out: PathBuf,
     pub overwrite: bool,
@@ -122,6 +151,12 @@ Games:
   --seed N                 seed for opening order and random openings (default: from the clock)
   --max-moves N            draw when N moves have been played (default 320)
   --entering-king RULE     csa27 (default), csa24 or none: how `bestmove win` is judged
+  --variant GAME           shogi (default) or dobutsu: engines get `setoption name UCI_Variant
+                           value dobutsu`, the shomei Dobutsu rules adjudicate, openings are the
+                           start position (or --random-opening / a file of Dobutsu lines)
+  --repetition N           Dobutsu: a position occurring the Nth time draws (default 4, as
+                           Fairy-Stockfish; 3 as the official rules; 0: not counted)
+  --engine1-plays SIDE     both (default: colours alternate), black or white (every game)
   --concurrency N          games played at once (default 1)
   --sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]
                            sequential test on pentanomial pairs; stops when a bound is crossed
@@ -273,6 +308,9 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut seed = None;
     let mut max_moves = 320u32;
     let mut entering_king = EnteringKingRule::Csa27;
+    let mut variant = Variant::Shogi;
+    let mut repetition = Repetition { draw_at: 4 };
+    let mut engine1_plays = Engine1Plays::Both;
     let mut concurrency = 1usize;
     let mut out = PathBuf::from("arena-out");
     let mut overwrite = false;
@@ -357,6 +395,28 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         v => return Err(format!("--entering-king: '{v}' is not csa27, csa24 or none")),
                     }
                 }
+                "--variant" => {
+                    variant = match value.to_ascii_lowercase().as_str() {
+                        "shogi" => Variant::Shogi,
+                        "dobutsu" => Variant::Dobutsu,
+                        v => return Err(format!("--variant: '{v}' is not shogi or dobutsu")),
+                    }
+                }
+                "--repetition" => {
+                    let n: u32 = parse_num(flag, &value)?;
+                    if n == 1 || n == 2 || n > 9 {
+                        return Err(format!("--repetition: {n} is not 0 (off) or 3 to 9"));
+                    }
+                    repetition = Repetition { draw_at: n };
+                }
+                "--engine1-plays" => {
+                    engine1_plays = match value.to_ascii_lowercase().as_str() {
+                        "both" => Engine1Plays::Both,
+                        "black" => Engine1Plays::Black,
+                        "white" => Engine1Plays::White,
+                        v => return Err(format!("--engine1-plays: '{v}' is not both, black or white")),
+                    }
+                }
                 "--concurrency" => concurrency = parse_num(flag, &value)?,
                 "--out" => out = PathBuf::from(value),
                 "--usi-timeout" => usi_timeout = parse_num(flag, &value)?,
@@ -415,6 +475,9 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
         seed,
         max_moves,
         entering_king,
+        variant,
+        repetition,
+        engine1_plays,
         concurrency,
         out,
         overwrite,

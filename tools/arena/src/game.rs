@@ -1,9 +1,10 @@
 //! One game between two engine processes: handshake, moves under the clock, adjudication by the
 //! rules, and the end (`gameover`, `quit`, kill if needed).
 //!
-//! The runner adjudicates everything itself, from the shomei rules:
+//! The runner adjudicates everything itself, from the shomei rules (`rules::Board`):
 //! - before each move: no legal move (checkmate, or a position without moves) loses;
 //!   sennichite draws, or loses for the side that checked throughout; the move limit draws;
+//!   in Dobutsu, a captured Lion or a safe Try against loses, and repetition draws per the rule;
 //! - on the engine's answer: `resign` loses; `win` is checked against the entering-king rule
 //!   (a false declaration loses); an illegal or malformed move loses; a late answer loses on time;
 //! - a crash, or no `usiok` / `readyok` / `bestmove` in time, loses for that engine.
@@ -12,9 +13,10 @@ use crate::cli::EngineConfig;
 use crate::clock::{Clock, TimeControl};
 use crate::engine::{shutdown_all, EngineProcess, StderrLog, WaitError};
 use crate::openings::Opening;
+use crate::rules::{Board, Repetition, Variant};
 use crossbeam_channel::Receiver;
-use shomei::shogi::{Declaration, EnteringKingRule, MoveError, Sennichite};
-use shomei::{Color, Move, Position};
+use shomei::shogi::{Declaration, EnteringKingRule, MoveError};
+use shomei::{Color, Position};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Rules and limits shared by every game of a match.
@@ -26,6 +28,10 @@ pub struct GameSettings {
     /// Draw once this many moves (plies from the initial position) have been played.
     pub max_moves: u32,
     pub entering_king: EnteringKingRule,
+    /// The game played.
+    pub variant: Variant,
+    /// Dobutsu's repetition rule (shogi's sennichite is fixed by its rules).
+    pub repetition: Repetition,
     pub usi_timeout: Duration,
     pub ready_timeout: Duration,
     pub quit_timeout: Duration,
@@ -77,6 +83,10 @@ pub enum EndReason {
     Crash,
     /// No `usiok` or `readyok` in time.
     NoResponse,
+    /// Dobutsu: the side to move's Lion was captured.
+    LionCaptured,
+    /// Dobutsu: the opposing Lion reached the far rank and cannot be captured.
+    Try,
 }
 
 impl EndReason {
@@ -96,6 +106,8 @@ impl EndReason {
             EndReason::Time => "time",
             EndReason::Crash => "crash",
             EndReason::NoResponse => "no-response",
+            EndReason::LionCaptured => "lion-captured",
+            EndReason::Try => "try",
         }
     }
 }
@@ -110,10 +122,10 @@ pub struct Outcome {
     pub detail: String,
 }
 
-/// A move of the game; opening moves have no time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A move of the game, in USI notation (checked legal); opening moves have no time.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
-    pub mv: Move,
+    pub mv: String,
     pub time: Option<Duration>,
 }
 
@@ -167,7 +179,7 @@ impl GameRecord {
 
     /// The game as a USI `position` command.
     pub fn usi_line(&self) -> String {
-        position_command(&self.opening, self.moves.iter().map(|m| m.mv))
+        position_command(&self.opening, self.moves.iter().map(|m| m.mv.as_str()))
     }
 }
 
@@ -183,7 +195,7 @@ pub enum GameError {
 }
 
 /// `position <root> [moves ...]`.
-pub fn position_command(opening: &Opening, moves: impl Iterator<Item = Move>) -> String {
+pub fn position_command<'a>(opening: &Opening, moves: impl Iterator<Item = &'a str>) -> String {
     let mut s = format!("position {}", opening.root_words());
     let mut first = true;
     for m in moves {
@@ -192,7 +204,7 @@ pub fn position_command(opening: &Opening, moves: impl Iterator<Item = Move>) ->
             first = false;
         }
         s.push(' ');
-        s.push_str(&m.to_string());
+        s.push_str(m);
     }
     s
 }
@@ -208,46 +220,9 @@ fn ms(d: Duration) -> u128 {
     d.as_millis()
 }
 
-/// Judges the position before the side to move is asked for a move.
+/// Judges a shogi position before the side to move is asked for a move (see `Board::adjudicate`).
 pub fn adjudicate(pos: &Position, max_moves: u32) -> Option<Outcome> {
-    let us = pos.side_to_move();
-    if pos.is_mated() {
-        let (reason, what) = if pos.in_check() {
-            (EndReason::Checkmate, "is checkmated")
-        } else {
-            (EndReason::NoLegalMove, "has no legal move")
-        };
-        return Some(Outcome { winner: Some(!us), reason, detail: format!("{} {what}", color_name(us)) });
-    }
-    match pos.sennichite() {
-        Sennichite::None => {}
-        Sennichite::Draw => {
-            return Some(Outcome {
-                winner: None,
-                reason: EndReason::Sennichite,
-                detail: "the same position occurred four times".into(),
-            })
-        }
-        Sennichite::PerpetualCheck(checker) => {
-            return Some(Outcome {
-                winner: Some(!checker),
-                reason: EndReason::PerpetualCheck,
-                detail: format!(
-                    "the same position occurred four times with {} checking on every move",
-                    color_name(checker)
-                ),
-            })
-        }
-    }
-    let played = pos.game_ply().saturating_sub(1);
-    if played >= max_moves {
-        return Some(Outcome {
-            winner: None,
-            reason: EndReason::MaxMoves,
-            detail: format!("{played} moves played, the limit is {max_moves}"),
-        });
-    }
-    None
+    Board::Shogi(Box::new(pos.clone())).adjudicate(max_moves)
 }
 
 /// Judges `bestmove win` from the side to move.
@@ -311,7 +286,7 @@ struct Table<'a> {
     cancel: &'a Receiver<()>,
     /// By engine number.
     procs: Vec<EngineProcess>,
-    pos: Position,
+    pos: Board,
     moves: Vec<PlayedMove>,
     think: Duration,
     /// Engines that timed out while thinking: they get `stop` before `gameover`.
@@ -349,7 +324,14 @@ impl Table<'_> {
         let deadline = Instant::now() + s.usi_timeout;
         for e in 0..2 {
             match self.procs[e].wait_usiok(deadline, self.cancel) {
-                Ok(_) => self.procs[e].send_options_and_isready(&self.players[e].config.options),
+                Ok(_) => {
+                    // The variant first, so that the engine's own options apply to that game.
+                    let mut options = self.players[e].config.options.clone();
+                    if let Some(v) = s.variant.uci_variant() {
+                        options.insert(0, ("UCI_Variant".to_string(), Some(v.to_string())));
+                    }
+                    self.procs[e].send_options_and_isready(&options)
+                }
                 Err(WaitError::Cancelled) => return Err(GameError::Cancelled),
                 Err(err) => {
                     self.failed[e] = Some(handshake_failure(&mut self.procs[e], err, "usiok", s.usi_timeout))
@@ -381,7 +363,7 @@ impl Table<'_> {
         let s = self.settings;
         let mut clock = Clock::new(&s.tc, s.tolerance, s.max_move_time);
         loop {
-            if let Some(o) = adjudicate(&self.pos, s.max_moves) {
+            if let Some(o) = self.pos.adjudicate(s.max_moves) {
                 return Ok(o);
             }
             if let Some(o) = self.one_move(&mut clock)? {
@@ -397,7 +379,7 @@ impl Table<'_> {
         let who = format!("{} ({})", color_name(side), self.players[e].name);
         let lose =
             |reason: EndReason, detail: String| Ok(Some(Outcome { winner: Some(!side), reason, detail }));
-        let position = position_command(&self.job.opening, self.moves.iter().map(|m| m.mv));
+        let position = position_command(&self.job.opening, self.moves.iter().map(|m| m.mv.as_str()));
         let proc = &mut self.procs[e];
         proc.discard_pending();
         if proc.is_closed() {
@@ -448,13 +430,20 @@ impl Table<'_> {
         let text = line.split_whitespace().nth(1).unwrap_or("");
         match text {
             "resign" => return lose(EndReason::Resign, format!("{who} resigned")),
-            "win" => return Ok(Some(judge_declaration(&self.pos, self.settings.entering_king))),
+            "win" => {
+                return match &self.pos {
+                    Board::Shogi(pos) => Ok(Some(judge_declaration(pos, self.settings.entering_king))),
+                    Board::Dobutsu { .. } => lose(
+                        EndReason::FalseDeclaration,
+                        format!("{who} declared a win, which Dobutsu has not"),
+                    ),
+                }
+            }
             _ => {}
         }
-        match self.pos.parse_move(text) {
-            Ok(mv) => {
-                self.pos.do_move(mv);
-                self.moves.push(PlayedMove { mv, time: Some(elapsed) });
+        match self.pos.play_usi(text) {
+            Ok(()) => {
+                self.moves.push(PlayedMove { mv: text.to_string(), time: Some(elapsed) });
                 Ok(None)
             }
             Err(why) => {
@@ -512,8 +501,8 @@ pub fn play(
             })?;
         procs.push(proc);
     }
-    let pos = job.opening.position();
-    let moves = pos.history().map(|mv| PlayedMove { mv, time: None }).collect();
+    let pos = Board::after_opening(settings.variant, &job.opening, settings.repetition);
+    let moves = job.opening.moves.iter().map(|mv| PlayedMove { mv: mv.clone(), time: None }).collect();
     let mut t = Table {
         settings,
         players,
@@ -632,6 +621,9 @@ mod tests {
         let o = Opening::startpos();
         assert_eq!(position_command(&o, std::iter::empty()), "position startpos");
         let m = Position::startpos().parse_move("7g7f").unwrap();
-        assert_eq!(position_command(&o, std::iter::once(m)), "position startpos moves 7g7f");
+        assert_eq!(
+            position_command(&o, std::iter::once(m.to_string().as_str())),
+            "position startpos moves 7g7f"
+        );
     }
 }

@@ -5,7 +5,8 @@
 //! - [`engine`]: one engine process, its pipes, and waiting on it with deadlines;
 //! - [`clock`]: time controls, `go` commands and each side's clock;
 //! - [`openings`]: opening lines (file, built-in, random) checked with the shomei rules;
-//! - [`game`]: one game from handshake to adjudication;
+//! - [`rules`]: the game played (shogi or Dobutsu) from the shomei rules, and adjudication;
+//! - [`game`]: one game from handshake to its end;
 //! - [`record`]: CSA records, USI `position` lines, the results table;
 //! - [`stats`]: Elo, interval, LOS, pentanomial counts and SPRT;
 //! - [`runner`]: the match: engines probed, games scheduled over workers, output and summary.
@@ -18,5 +19,6 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod record;
+pub mod rules;
 pub mod runner;
 pub mod stats;

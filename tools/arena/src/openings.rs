@@ -8,6 +8,8 @@
 //! - any of the above after a leading `position`.
 
 use crate::cli::{OpeningOrder, OpeningSource};
+use crate::rules::{Board, Repetition, Variant};
+use shomei::dobutsu;
 use shomei::rng::Rng;
 use shomei::shogi::{MoveError, Sennichite};
 use shomei::{Color, Move, PieceKind, Position};
@@ -75,8 +77,14 @@ impl Opening {
     }
 }
 
-/// Parses and checks one opening line (without comments). The label is left empty.
+/// Parses and checks one shogi opening line (without comments). The label is left empty.
 pub fn parse_line(line: &str) -> Result<Opening, String> {
+    parse_line_for(Variant::Shogi, line)
+}
+
+/// Parses and checks one opening line of `variant`'s game: the root is a position of that game,
+/// every move is legal, and the game is not over at the end. The label is left empty.
+pub fn parse_line_for(variant: Variant, line: &str) -> Result<Opening, String> {
     let mut words: Vec<&str> = line.split_whitespace().collect();
     if words.first() == Some(&"position") {
         words.remove(0);
@@ -91,16 +99,15 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
         ["startpos"] => Root::Startpos,
         ["startpos", extra, ..] => return Err(format!("unexpected '{extra}' after startpos")),
         ["sfen", fields @ ..] | fields => {
-            let text = fields.join(" ");
-            let pos = Position::from_sfen(&text).map_err(|e| format!("invalid SFEN '{text}': {e}"))?;
-            Root::Sfen(pos.to_sfen())
+            let given = Root::Sfen(fields.join(" "));
+            Root::Sfen(Board::at_root(variant, &given, OPENING_REPETITION)?.sfen())
         }
     };
+    let mut board = Board::at_root(variant, &root, OPENING_REPETITION)?;
     let mut opening = Opening { label: String::new(), root, moves: Vec::new() };
-    let mut pos = opening.root_position();
     for (i, text) in moves.iter().enumerate() {
-        match pos.parse_move(text) {
-            Ok(m) => pos.do_move(m),
+        match board.play_usi(text) {
+            Ok(()) => {}
             Err(MoveError::Malformed) => {
                 return Err(format!("move {} '{text}' is not a move in USI notation", i + 1))
             }
@@ -109,26 +116,36 @@ pub fn parse_line(line: &str) -> Result<Opening, String> {
             }
         }
         opening.moves.push((*text).to_string());
-        if pos.sennichite() != Sennichite::None {
-            return Err(format!("move {} '{text}' ends the game by repetition", i + 1));
+        if let Some(o) = board.adjudicate(u32::MAX) {
+            if o.winner.is_none() {
+                return Err(format!("move {} '{text}' ends the game by repetition", i + 1));
+            }
         }
     }
-    if pos.is_mated() {
-        return Err("the side to move has no legal move: the game would be over".into());
+    if let Some(o) = board.adjudicate(u32::MAX) {
+        return Err(format!("the game would be over: {} ({})", o.detail, o.reason.code()));
     }
     Ok(opening)
 }
 
+/// Openings are checked against the strictest repetition rule a match may use.
+const OPENING_REPETITION: Repetition = Repetition { draw_at: 3 };
+
 /// Parses a whole openings text; `source` names it in errors and labels.
 pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+    parse_openings_for(Variant::Shogi, text, source)
+}
+
+/// [`parse_openings`] for `variant`'s game.
+pub fn parse_openings_for(variant: Variant, text: &str, source: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut o =
-            parse_line(line).map_err(|e| format!("{source} line {}: {e}\n  the line: {line}", i + 1))?;
+        let mut o = parse_line_for(variant, line)
+            .map_err(|e| format!("{source} line {}: {e}\n  the line: {line}", i + 1))?;
         o.label = format!("{source}:{}", i + 1);
         out.push(o);
     }
@@ -139,7 +156,7 @@ pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> 
 }
 
 /// Reads and checks an openings file.
-pub fn load_file(path: &Path) -> Result<Vec<Opening>, String> {
+pub fn load_file(variant: Variant, path: &Path) -> Result<Vec<Opening>, String> {
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read openings file '{}': {e}", path.display()))?;
     let text = String::from_utf8(bytes)
@@ -148,7 +165,7 @@ pub fn load_file(path: &Path) -> Result<Vec<Opening>, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    parse_openings(&text, &name)
+    parse_openings_for(variant, &text, &name)
 }
 
 /// Whether either side could capture something in this position. The side to move must not
@@ -212,19 +229,63 @@ pub fn random_opening(plies: u32, rng: &mut Rng) -> Opening {
     Opening { label: String::new(), root: Root::Startpos, moves }
 }
 
+/// A random Dobutsu opening of up to `plies` plies from the initial position: each move drawn
+/// among those that leave the game going on with nothing of the mover's en prise, so no
+/// material is offered on the way. It stops early where no such move is.
+pub fn random_dobutsu_opening(plies: u32, rng: &mut Rng) -> Opening {
+    let mut pos = dobutsu::Position::startpos();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let quiet: Vec<dobutsu::Move> = dobutsu::legal_moves(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let next = pos.play(m);
+                let mover = !next.side_to_move();
+                next.status() == dobutsu::Status::Ongoing
+                    && next.attacks(next.side_to_move()) & occupied_by(&next, mover) == 0
+            })
+            .collect();
+        if quiet.is_empty() {
+            break;
+        }
+        let m = quiet[rng.below(quiet.len())];
+        pos = pos.play(m);
+        moves.push(dobutsu::move_to_usi(m));
+    }
+    Opening { label: String::new(), root: Root::Startpos, moves }
+}
+
+/// The squares `color`'s pieces stand on, as a 12-bit set.
+fn occupied_by(pos: &dobutsu::Position, color: Color) -> u16 {
+    (0..12).filter(|&sq| pos.piece_at(sq).is_some_and(|(c, _)| c == color)).fold(0, |set, sq| set | 1 << sq)
+}
+
 /// The openings of a match, one per pair of games.
 pub enum OpeningBook {
     List { openings: Vec<Opening>, order: Vec<usize> },
-    Random { plies: u32, seed: u64 },
+    Random { plies: u32, seed: u64, variant: Variant },
 }
 
 impl OpeningBook {
     pub fn new(source: &OpeningSource, order: OpeningOrder, seed: u64) -> Result<OpeningBook, String> {
+        OpeningBook::for_variant(Variant::Shogi, source, order, seed)
+    }
+
+    /// The openings of a match of `variant`. The built-in list is shogi's: Dobutsu plays from
+    /// the start position instead.
+    pub fn for_variant(
+        variant: Variant,
+        source: &OpeningSource,
+        order: OpeningOrder,
+        seed: u64,
+    ) -> Result<OpeningBook, String> {
         let openings = match source {
-            OpeningSource::Random(plies) => return Ok(OpeningBook::Random { plies: *plies, seed }),
+            OpeningSource::Random(plies) => return Ok(OpeningBook::Random { plies: *plies, seed, variant }),
             OpeningSource::Startpos => vec![Opening::startpos()],
+            OpeningSource::Builtin if variant == Variant::Dobutsu => vec![Opening::startpos()],
             OpeningSource::Builtin => parse_openings(BUILTIN, "openings.txt")?,
-            OpeningSource::File(path) => load_file(path)?,
+            OpeningSource::File(path) => load_file(variant, path)?,
         };
         let mut idx: Vec<usize> = (0..openings.len()).collect();
         if order == OpeningOrder::Random {
@@ -249,9 +310,12 @@ impl OpeningBook {
     pub fn for_pair(&self, pair: usize) -> Opening {
         match self {
             OpeningBook::List { openings, order } => openings[order[pair % order.len()]].clone(),
-            OpeningBook::Random { plies, seed } => {
+            OpeningBook::Random { plies, seed, variant } => {
                 let mut rng = Rng::new(seed ^ (pair as u64 + 1).wrapping_mul(0xD134_2543_DE82_EF95));
-                let mut o = random_opening(*plies, &mut rng);
+                let mut o = match variant {
+                    Variant::Shogi => random_opening(*plies, &mut rng),
+                    Variant::Dobutsu => random_dobutsu_opening(*plies, &mut rng),
+                };
                 o.label = format!("random #{} ({} plies)", pair + 1, o.moves.len());
                 o
             }
@@ -308,7 +372,7 @@ mod tests {
         // A position where the side to move is already mated (White king 1a, Black gold 1b
         // guarded by a pawn on 1c).
         let e = parse_line("8k/8G/8P/9/9/9/9/9/K8 w - 1").unwrap_err();
-        assert!(e.contains("no legal move"), "{e}");
+        assert!(e.contains("would be over: White is checkmated"), "{e}");
         // The game would end by repetition inside the opening.
         let shuffle = "startpos moves 2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h 7b8b";
         assert!(parse_line(shuffle).unwrap_err().contains("repetition"));

@@ -4,6 +4,7 @@
 
 use crate::clock::TimeControl;
 use crate::game::{EndReason, GameRecord};
+use crate::rules::Variant;
 use shomei::shogi::{EnteringKingRule, STARTPOS};
 use shomei::{Color, Move, PieceKind, Position, Square};
 use std::fs::{self, File, OpenOptions};
@@ -18,6 +19,9 @@ pub struct MatchInfo {
     pub tc: TimeControl,
     pub max_moves: u32,
     pub entering_king: EnteringKingRule,
+    /// The game played: shogi games get CSA records, Dobutsu games (which CSA cannot write) a
+    /// plain text record.
+    pub variant: Variant,
 }
 
 /// CSA piece name.
@@ -109,7 +113,9 @@ pub fn csa_end(reason: EndReason, winner: Option<Color>, to_move: Color) -> Stri
     let loser = winner.map(|w| !w);
     let foul = |c: Color| format!("%{}ILLEGAL_ACTION", csa_sign(c));
     match reason {
-        EndReason::Checkmate | EndReason::NoLegalMove => "%TSUMI".into(),
+        EndReason::Checkmate | EndReason::NoLegalMove | EndReason::LionCaptured | EndReason::Try => {
+            "%TSUMI".into()
+        }
         EndReason::Resign => "%TORYO".into(),
         EndReason::Declaration => "%KACHI".into(),
         EndReason::DeclarationDraw => "%HIKIWAKE".into(),
@@ -166,6 +172,30 @@ fn result_words(rec: &GameRecord) -> String {
     }
 }
 
+/// A Dobutsu game as text: who played, the moves as a USI `position` line with each move's
+/// time, and the result.
+pub fn dobutsu_text(rec: &GameRecord, info: &MatchInfo) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("# {} game {}\n", one_line(&info.event), rec.number));
+    s.push_str(&format!("# first player (Black): {}\n", one_line(&rec.names[0])));
+    s.push_str(&format!("# second player (White): {}\n", one_line(&rec.names[1])));
+    s.push_str(&format!("# time control: {}; started {}\n", info.tc.describe(), format_utc(rec.started)));
+    s.push_str(&format!("# opening: {} ({} plies)\n", one_line(&rec.opening.label), rec.opening.moves.len()));
+    s.push_str(&rec.usi_line());
+    s.push('\n');
+    let times: Vec<String> =
+        rec.moves.iter().map(|m| m.time.map_or("-".to_string(), |t| t.as_millis().to_string())).collect();
+    s.push_str(&format!("# move times (ms): {}\n", times.join(" ")));
+    s.push_str(&format!(
+        "# result {}: {} by {}: {}\n",
+        rec.result_text(),
+        result_words(rec),
+        rec.outcome.reason.code(),
+        one_line(&rec.outcome.detail)
+    ));
+    s
+}
+
 /// The game as a CSA V2.2 record.
 pub fn csa_text(rec: &GameRecord, info: &MatchInfo) -> String {
     let mut pos = rec.opening.root_position();
@@ -190,10 +220,11 @@ pub fn csa_text(rec: &GameRecord, info: &MatchInfo) -> String {
     s.push_str(&format!("'opening: {} ({} plies)\n", one_line(&rec.opening.label), rec.opening.moves.len()));
     s.push_str(&csa_position(&pos));
     for pm in &rec.moves {
-        s.push_str(&csa_move(&pos, pm.mv));
+        let mv = pos.parse_move(&pm.mv).expect("the runner checked every move");
+        s.push_str(&csa_move(&pos, mv));
         s.push('\n');
         s.push_str(&format!("T{}\n", pm.time.map_or(0, |t| t.as_secs())));
-        pos.do_move(pm.mv);
+        pos.do_move(mv);
     }
     s.push_str(&csa_end(rec.outcome.reason, rec.outcome.winner, pos.side_to_move()));
     s.push('\n');
@@ -245,7 +276,8 @@ impl RecordSink {
             if let Ok(entries) = fs::read_dir(dir.join("games")) {
                 for entry in entries.flatten() {
                     let name = entry.file_name().to_string_lossy().into_owned();
-                    if name.ends_with(".csa") && name[..name.len() - 4].bytes().all(|b| b.is_ascii_digit()) {
+                    let record = name.ends_with(".csa") || name.ends_with(".txt");
+                    if record && name[..name.len() - 4].bytes().all(|b| b.is_ascii_digit()) {
                         let _ = fs::remove_file(entry.path());
                     }
                 }
@@ -265,13 +297,18 @@ impl RecordSink {
 
     /// The CSA file of game `number`, relative to the output folder.
     pub fn csa_name(&self, number: usize) -> String {
-        format!("games/{:0w$}.csa", number, w = self.width)
+        let ext = if self.info.variant == Variant::Dobutsu { "txt" } else { "csa" };
+        format!("games/{:0w$}.{ext}", number, w = self.width)
     }
 
     /// Writes the CSA record, the results row and the USI line of a finished game.
     pub fn write_game(&mut self, rec: &GameRecord) -> io::Result<()> {
         let csa_name = self.csa_name(rec.number);
-        fs::write(self.dir.join(&csa_name), csa_text(rec, &self.info))?;
+        let text = match self.info.variant {
+            Variant::Shogi => csa_text(rec, &self.info),
+            Variant::Dobutsu => dobutsu_text(rec, &self.info),
+        };
+        fs::write(self.dir.join(&csa_name), text)?;
         let usi = rec.usi_line();
         let row = [
             rec.number.to_string(),
@@ -316,11 +353,15 @@ mod tests {
 
     fn record(opening: Opening, game_moves: &[&str], outcome: Outcome) -> GameRecord {
         let mut pos = opening.position();
-        let mut moves: Vec<PlayedMove> = pos.history().map(|mv| PlayedMove { mv, time: None }).collect();
+        let mut moves: Vec<PlayedMove> =
+            pos.history().map(|mv| PlayedMove { mv: mv.to_string(), time: None }).collect();
         for (i, m) in game_moves.iter().enumerate() {
             let mv = pos.parse_move(m).unwrap();
             pos.do_move(mv);
-            moves.push(PlayedMove { mv, time: Some(Duration::from_millis(1500 + 1000 * i as u64)) });
+            moves.push(PlayedMove {
+                mv: mv.to_string(),
+                time: Some(Duration::from_millis(1500 + 1000 * i as u64)),
+            });
         }
         GameRecord {
             number: 7,
@@ -344,6 +385,7 @@ mod tests {
             tc: TimeControl::parse("byoyomi=1000").unwrap(),
             max_moves: 320,
             entering_king: EnteringKingRule::Csa27,
+            variant: Variant::Shogi,
         }
     }
 

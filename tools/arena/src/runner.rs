@@ -10,6 +10,7 @@ use crate::engine::{EngineId, EngineProcess, StderrLog, WaitError};
 use crate::game::{self, GameError, GameJob, GameRecord, GameSettings, Player};
 use crate::openings::OpeningBook;
 use crate::record::{MatchInfo, RecordSink};
+use crate::rules::Variant;
 use crate::stats::{self, SprtConfig, SprtVerdict, Tally};
 use crossbeam_channel::{never, unbounded, Receiver, TryRecvError};
 use std::fs::File;
@@ -138,12 +139,15 @@ fn summary_text(
         s.push('\n');
     };
     line(format!("Match {n1} vs {n2}: {} of {} games played ({state})", tally.games(), cfg.games));
+    let rules = match cfg.variant {
+        Variant::Shogi => format!("entering king {:?}", cfg.entering_king),
+        Variant::Dobutsu => format!("Dobutsu, repetition draws at occurrence {}", cfg.repetition.draw_at),
+    };
     line(format!(
-        "Settings: {} (tolerance {} ms); max moves {}; entering king {:?}; openings {}",
+        "Settings: {} (tolerance {} ms); max moves {}; {rules}; openings {}",
         cfg.tc.describe(),
         cfg.tolerance.as_millis(),
         cfg.max_moves,
-        cfg.entering_king,
         ctx.openings
     ));
     line(format!("Score of {n1} vs {n2}: {}  {} games", tally.wld(), tally.games()));
@@ -287,17 +291,20 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         max_move_time: cfg.max_move_time,
         max_moves: cfg.max_moves,
         entering_king: cfg.entering_king,
+        variant: cfg.variant,
+        repetition: cfg.repetition,
         usi_timeout: cfg.usi_timeout,
         ready_timeout: cfg.ready_timeout,
         quit_timeout: cfg.quit_timeout,
     };
-    let book = OpeningBook::new(&cfg.openings, cfg.opening_order, cfg.seed)?;
+    let book = OpeningBook::for_variant(cfg.variant, &cfg.openings, cfg.opening_order, cfg.seed)?;
     let openings_text = {
         let order = match cfg.opening_order {
             OpeningOrder::Sequential => "in order",
             OpeningOrder::Random => "shuffled",
         };
         match &cfg.openings {
+            OpeningSource::Builtin if cfg.variant == Variant::Dobutsu => "startpos only".into(),
             OpeningSource::Builtin => {
                 format!("built-in tools/openings.txt ({} lines, {order})", book.len().unwrap_or(0))
             }
@@ -327,6 +334,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         tc: cfg.tc.clone(),
         max_moves: cfg.max_moves,
         entering_king: cfg.entering_king,
+        variant: cfg.variant,
     };
     let mut sink = RecordSink::create(&cfg.out, cfg.overwrite, cfg.games, info)?;
     let mut console = Console { log: sink.open_append("arena.log").ok() };
@@ -399,7 +407,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
                         number: g + 1,
                         pair: g / 2,
                         opening: book.for_pair(g / 2),
-                        engine1_black: g % 2 == 0,
+                        engine1_black: cfg.engine1_plays.black_in(g),
                     };
                     let result = game::play(settings, players, &job, &cancel_rx);
                     if res_tx.send((job, result)).is_err() {
@@ -471,8 +479,9 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         summary.push_str(&format!("Abandoned games (not counted): {aborted}\n"));
     }
     summary.push_str(&format!(
-        "Records: {}/games/*.csa, games.usi, results.tsv; engine stderr in {}/logs\n",
+        "Records: {}/games/*.{}, games.usi, results.tsv; engine stderr in {}/logs\n",
         sink.dir().display(),
+        if cfg.variant == Variant::Dobutsu { "txt" } else { "csa" },
         sink.dir().display()
     ));
     console.line("");

@@ -10,6 +10,7 @@ use shomei_arena::engine::StderrLog;
 use shomei_arena::game::{play, EndReason, GameError, GameJob, GameRecord, GameSettings, Player};
 use shomei_arena::openings::{parse_line, Opening};
 use shomei_arena::record::{csa_text, MatchInfo};
+use shomei_arena::rules::{Repetition, Variant};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,8 @@ fn settings(tc: &str) -> GameSettings {
         max_move_time: Duration::from_secs(5),
         max_moves: 320,
         entering_king: EnteringKingRule::Csa27,
+        variant: Variant::Shogi,
+        repetition: Repetition { draw_at: 4 },
         usi_timeout: Duration::from_millis(1500),
         ready_timeout: Duration::from_millis(1500),
         quit_timeout: Duration::from_millis(300),
@@ -75,6 +78,7 @@ fn csa(rec: &GameRecord, s: &GameSettings) -> String {
         tc: s.tc.clone(),
         max_moves: s.max_moves,
         entering_king: s.entering_king,
+        variant: s.variant,
     };
     csa_text(rec, &info)
 }
