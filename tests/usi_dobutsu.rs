@@ -243,3 +243,49 @@ fn without_a_table_the_embedded_book_plays_the_second_player() {
     assert_legal(&e, &start, &line);
     e.quit();
 }
+
+/// The repetition rule (`DobutsuRepetition`): White, a Giraffe and an Elephant down, has
+/// shuffled its Lion with Black's; the move that makes the position occur for the rule's count
+/// draws the game, and the losing side takes it (score 0). One occurrence short, it does not
+/// count as a draw.
+#[test]
+fn losing_side_takes_a_draw_by_repetition() {
+    const ROOT: &str = "sfen l2/3/3/2L b EG 1";
+    let cycle = ["1d1c", "3a3b", "1c1d", "3b3a"];
+    let moves = |n: usize| (0..n).map(|i| cycle[i % 4]).collect::<Vec<_>>().join(" ");
+    let last_score_and_move = |e: &mut Engine| {
+        let lines = e.collect_until(is_bestmove, SEARCH);
+        let score = lines.iter().rev().find_map(|l| l.split(" score ").nth(1)).map(|s| {
+            let w: Vec<&str> = s.split(' ').take(2).collect();
+            w.join(" ")
+        });
+        (score.unwrap_or_default(), lines.last().unwrap().clone())
+    };
+    let mut e = dobutsu_engine("<empty>");
+    e.send("usi");
+    let lines = e.collect_until(|l| l == "usiok", REPLY);
+    assert!(
+        lines.iter().any(|l| l == "option name DobutsuRepetition type combo default Fourfold var Fourfold var Threefold var Off"),
+        "{lines:?}"
+    );
+    for (rule, plies, draws) in
+        [("Fourfold", 11, true), ("Threefold", 7, true), ("Fourfold", 7, false), ("Off", 11, false)]
+    {
+        e.send(&format!("setoption name DobutsuRepetition value {rule}"));
+        e.send(&format!("position {ROOT} moves {}", moves(plies)));
+        e.send("go depth 4");
+        let (score, best) = last_score_and_move(&mut e);
+        if draws {
+            assert_eq!(
+                (score.as_str(), best.as_str()),
+                ("cp 0", "bestmove 3b3a"),
+                "{rule} after {plies} plies"
+            );
+        } else {
+            assert_ne!(score, "cp 0", "{rule} after {plies} plies: no draw yet ({best})");
+        }
+    }
+    e.send("setoption name DobutsuRepetition value Twice");
+    e.expect_line(|l| l.starts_with("info string error:") && l.contains("DobutsuRepetition"), REPLY);
+    e.quit();
+}

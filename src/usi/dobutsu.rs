@@ -8,7 +8,7 @@
 use super::JobOutput;
 use crate::dobutsu::play::{MATE, MATE_BOUND};
 use crate::dobutsu::{legal_moves, move_to_usi, parse_move, perft, Kind, Position, Status, Table, Value};
-use crate::game::search::{search_within, Abort, Iteration};
+use crate::game::search::{search_root, search_within, Abort, Iteration};
 use crate::search::{time, Limits, TimeOptions};
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,9 +20,30 @@ use std::time::{Duration, Instant};
 /// time control, so in practice `stop` or the clock ends it).
 const MAX_DEPTH: u32 = 64;
 
+/// The positions of the game so far, the current one last, with ply numbers zeroed: what the
+/// repetition rule counts.
+#[derive(Clone, Debug, Default)]
+struct Seen(Vec<Position>);
+
+impl Seen {
+    fn of(pos: &Position) -> Position {
+        let mut p = *pos;
+        p.set_ply(0);
+        p
+    }
+
+    /// Whether reaching `next` makes it occur for the `draw_at`-th time (0: never).
+    fn draws(&self, next: &Position, draw_at: u32) -> bool {
+        let key = Seen::of(next);
+        draw_at > 0 && self.0.iter().filter(|&&p| p == key).count() as u32 + 1 >= draw_at
+    }
+}
+
 /// The protocol state of the variant.
 pub(super) struct Dobutsu {
     pub position: Position,
+    /// The game's positions up to `position`, for the repetition rule.
+    seen: Seen,
     table: Option<Arc<Table>>,
     /// The path the loaded table came from (or that failed last), so it is read once.
     table_path: Option<String>,
@@ -37,7 +58,8 @@ struct Job {
 
 impl Dobutsu {
     pub fn new() -> Dobutsu {
-        Dobutsu { position: Position::startpos(), table: None, table_path: None, job: None }
+        let position = Position::startpos();
+        Dobutsu { position, seen: Seen(vec![Seen::of(&position)]), table: None, table_path: None, job: None }
     }
 
     /// Loads the table at `path` unless it is loaded already; an empty path means none. Returns
@@ -77,12 +99,22 @@ impl Dobutsu {
             ["sfen", fields @ ..] => Position::from_sfen(&fields.join(" ")).map_err(|e| e.to_string())?,
             _ => return Err("expected 'startpos' or 'sfen <sfen>'".into()),
         };
+        let mut seen = Seen(vec![Seen::of(&pos)]);
         for (i, text) in moves.iter().skip(1).enumerate() {
             let m = parse_move(&pos, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
             pos = pos.play(m);
+            seen.0.push(Seen::of(&pos));
         }
         self.position = pos;
+        self.seen = seen;
         Ok(())
+    }
+
+    /// Back to the start position (a new game, or the variant chosen again).
+    pub fn reset(&mut self) {
+        self.finish();
+        self.position = Position::startpos();
+        self.seen = Seen(vec![Seen::of(&self.position)]);
     }
 
     /// `go perft N` on the current position, as a job for the loop's background thread.
@@ -114,21 +146,25 @@ impl Dobutsu {
         s
     }
 
-    /// Starts thinking on `go`; the `bestmove` and `info` lines go to `out`.
+    /// Starts thinking on `go`; the `bestmove` and `info` lines go to `out`. A move that makes
+    /// a position occur for the `draw_at`-th time (the repetition rule; 0: none) is a draw.
     pub fn go(
         &mut self,
         limits: Limits,
         time_options: TimeOptions,
+        draw_at: u32,
         received: Instant,
         out: Sender<JobOutput>,
     ) {
         self.finish();
         let pos = self.position;
+        let seen = self.seen.clone();
+        let draws = move |m: crate::dobutsu::Move| seen.draws(&pos.play(m), draw_at);
         let table = self.table.clone();
         // No lateness is learnt on this board (its answers are cheap): the cold-start margin.
         let margin = time::COLD_START_MARGIN_MS;
         let budget = time::budget(&limits.time, pos.side_to_move(), &time_options, pos.ply(), margin);
-        self.spawn(move |stop| think(pos, table.as_deref(), &limits, budget, received, stop, &out));
+        self.spawn(move |stop| think(pos, table.as_deref(), &draws, &limits, budget, received, stop, &out));
     }
 
     /// `go mate`: the winning line for the side to move, from the table or a search.
@@ -211,9 +247,11 @@ fn wait_for_release(limits: &Limits, stop: &AtomicBool) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn think(
     pos: Position,
     table: Option<&Table>,
+    draws: &dyn Fn(crate::dobutsu::Move) -> bool,
     limits: &Limits,
     budget: Option<time::TimeBudget>,
     received: Instant,
@@ -234,7 +272,14 @@ fn think(
         limits.searchmoves.is_empty() || limits.searchmoves.iter().any(|s| s.to_string() == move_to_usi(m))
     };
     // Exact: the full table, else the embedded second-player book where it covers the position.
-    let exact = table.and_then(|t| t.best_move(&pos)).or_else(|| book_move(&pos));
+    // Neither ever repeats a position while winning (the distance to the win falls with every
+    // move); a lost position is saved by a move that draws by repetition.
+    let exact = table.and_then(|t| t.best_move(&pos)).or_else(|| book_move(&pos)).map(|(m, v)| {
+        match legal.iter().copied().find(|&d| draws(d)) {
+            Some(d) if matches!(v, Value::Loss(_)) => (d, Value::Draw),
+            _ => (m, v),
+        }
+    });
     if let Some((m, v)) = exact.filter(|&(m, _)| restricted(m)) {
         let depth = match v {
             Value::Win(d) | Value::Loss(d) => d,
@@ -268,16 +313,21 @@ fn think(
         limits.infinite || limits.ponder || optimum.is_none_or(|o| t * 2 < o)
     };
     let depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as i32) as u32);
+    let repetition_score = |m| draws(m).then_some(0);
     let root = if limits.searchmoves.is_empty() {
-        search_within(&pos, depth, &mut abort, &mut report)
+        search_root(&pos, depth, &mut abort, &repetition_score, &mut report)
     } else {
         // searchmoves: the best of the listed moves by the same search one ply down.
         let listed: Vec<_> = legal.as_slice().iter().copied().filter(|&m| restricted(m)).collect();
         let mut best = None;
         for m in listed {
             let child = pos.play(m);
-            let s = search_within(&child, depth.saturating_sub(1).max(1), &mut abort, &mut |_| true)
-                .map_or(MATE, |(_, s)| -s);
+            let s = if draws(m) {
+                0
+            } else {
+                search_within(&child, depth.saturating_sub(1).max(1), &mut abort, &mut |_| true)
+                    .map_or(MATE, |(_, s)| -s)
+            };
             if best.is_none_or(|(_, b)| s > b) {
                 best = Some((m, s));
             }

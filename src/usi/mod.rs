@@ -216,7 +216,7 @@ impl<W: Write> Engine<W> {
                     self.finish_search();
                     self.dobutsu.finish();
                     self.position = Position::startpos();
-                    self.dobutsu.position = crate::dobutsu::Position::startpos();
+                    self.dobutsu.reset();
                 }
             }
             Command::Position(args) => {
@@ -443,7 +443,13 @@ impl<W: Write> Engine<W> {
             }
             Command::Go(GoCommand::Search(limits)) => {
                 let time = self.options.search_options().time;
-                self.dobutsu.go(limits.clone(), time, received, self.job_tx.clone());
+                self.dobutsu.go(
+                    limits.clone(),
+                    time,
+                    self.options.dobutsu_repetition,
+                    received,
+                    self.job_tx.clone(),
+                );
             }
             Command::Stop | Command::PonderHit(_) | Command::GameOver => {
                 if self.dobutsu.is_running() {

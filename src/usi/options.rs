@@ -21,7 +21,13 @@ pub struct Options {
     pub variant: Variant,
     /// Where the solved Dobutsu table is read from (empty: none, play by search).
     pub dobutsu_table: String,
+    /// Dobutsu: the occurrence of a position that draws the game (4, 3), or 0 for none.
+    pub dobutsu_repetition: u32,
 }
+
+/// `DobutsuRepetition`'s values: the occurrence of a position that draws (Fourfold as
+/// Fairy-Stockfish rules, Threefold as the official rules, Off as Tanaka's analysis).
+const REPETITION_NAMES: [(&str, u32); 3] = [("Fourfold", 4), ("Threefold", 3), ("Off", 0)];
 
 /// The game the engine plays (`UCI_Variant`, the option name Fairy-Stockfish and the GUIs that
 /// host it use; `USI_Variant` is accepted too).
@@ -54,6 +60,7 @@ impl Default for Options {
             algorithm: search.algorithm,
             variant: Variant::Shogi,
             dobutsu_table: default_dobutsu_table(),
+            dobutsu_repetition: 4,
         }
     }
 }
@@ -128,6 +135,12 @@ impl Options {
                     &d.dobutsu_table
                 }
             ),
+            {
+                let default =
+                    REPETITION_NAMES.iter().find(|r| r.1 == d.dobutsu_repetition).map_or("Fourfold", |r| r.0);
+                let vars: String = REPETITION_NAMES.iter().map(|r| format!(" var {}", r.0)).collect();
+                format!("option name DobutsuRepetition type combo default {default}{vars}")
+            },
         ]
     }
 
@@ -171,6 +184,12 @@ impl Options {
             }
             "DobutsuTable" => {
                 self.dobutsu_table = if value == "<empty>" { String::new() } else { value.to_string() }
+            }
+            "DobutsuRepetition" => {
+                self.dobutsu_repetition =
+                    REPETITION_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
+                        format!("option DobutsuRepetition: '{value}' is not Fourfold, Threefold or Off")
+                    })?
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
