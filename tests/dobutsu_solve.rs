@@ -226,6 +226,11 @@ fn table_file_round_trips_and_drives_move_choice() {
     let start = Position::startpos();
     assert_eq!(loaded.probe(&start), None);
     assert!(matches!(choose_move(&start, Some(&loaded), 2), Some((_, Outcome::Search { .. }))));
+    // After any first move the embedded book answers: a win for the second player, as published.
+    for &m in legal_moves(&start).iter() {
+        let after = start.play(m);
+        assert!(matches!(choose_move(&after, None, 2), Some((_, Outcome::Exact(Value::Win(75 | 77))))));
+    }
     // A file that is not a table is refused.
     let junk = std::env::temp_dir().join(format!("shomei-dobutsu-junk-{}.tbl", std::process::id()));
     std::fs::write(&junk, b"not a table at all, just some bytes").unwrap();

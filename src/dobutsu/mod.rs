@@ -19,7 +19,8 @@
 //!   root; `Table::save` / `Table::load`; `Table::probe(&Position) -> Option<Value>` (exact
 //!   value and distance in plies for the side to move, `None` where the table does not reach);
 //!   `Table::best_move` (fastest win, else a draw, else the slowest loss).
-//! - [`play::choose_move`]: the table's move when it covers the position, else an alpha-beta
+//! - [`play::choose_move`]: the table's move when it covers the position, else the embedded
+//!   book's, else an alpha-beta
 //!   search to a given depth, with the [`play::Outcome`] it is based on.
 //! - [`book`]: the second player's book embedded in the binary (`book::embedded()`,
 //!   `Book::best_move`): one optimal move for every position the second player meets from the

@@ -105,9 +105,11 @@ pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
 }
 
 /// The move to play: exact from `table` when it covers the position and all its successors,
-/// otherwise from a search to `depth` plies. `None` when there is no legal move.
+/// else exact from the embedded second-player book where it covers the position, otherwise
+/// from a search to `depth` plies. `None` when there is no legal move.
 pub fn choose_move(pos: &Position, table: Option<&Table>, depth: u32) -> Option<(Move, Outcome)> {
-    if let Some((m, v)) = table.and_then(|t| t.best_move(pos)) {
+    let book = || super::book::embedded().ok().and_then(|b| b.best_move(pos));
+    if let Some((m, v)) = table.and_then(|t| t.best_move(pos)).or_else(book) {
         return Some((m, Outcome::Exact(v)));
     }
     search(pos, depth).map(|(m, score)| (m, Outcome::Search { score, depth }))
