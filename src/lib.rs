@@ -3,11 +3,12 @@
 //! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `mate` the
 //! tsume solver (a mate-in-one test for the search, and df-pn for `go mate` and for the root of
 //! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the
-//! fixed search signature, `dobutsu` the 3x4 variant, `game` the reference searches both games
-//! share (and the move list), and `rng` the seeded random generator.
-//! Dependencies point down that list: `usi` and `bench` use `search`, which uses `mate`, `eval`
-//! and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main` and the
-//! `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
+//! fixed search signature, `learn` the training data (its format and the self-play generator,
+//! `shomei gensfen`), `dobutsu` the 3x4 variant, `game` the reference searches both games share
+//! (and the move list), and `rng` the seeded random generator.
+//! Dependencies point down that list: `usi`, `bench` and `learn` use `search`, which uses `mate`,
+//! `eval` and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main`
+//! and the `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
 
 // The one exception is the table prefetch hint in `search::tt`, documented there.
 #![deny(unsafe_code)]
@@ -17,6 +18,7 @@ pub mod bench;
 pub mod dobutsu;
 pub mod eval;
 pub mod game;
+pub mod learn;
 pub mod mate;
 pub mod rng;
 pub mod search;

@@ -36,6 +36,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
         Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
+        Some("gensfen") => shomei::learn::gensfen::cli::main(&args[1..]),
         Some("bench") => {
             print!("{}", shomei::bench::run(&shomei::bench::BenchConfig::from_args(&args[1..])));
             ExitCode::SUCCESS

@@ -341,6 +341,19 @@ impl Position {
             None => 1,
             Some(s) => s.parse::<u32>().map_err(|_| SfenError::BadMoveNumber((*s).into()))?,
         };
+        Position::from_checked_parts(board, hands, side, start_ply, mode)
+    }
+
+    /// The position with these pieces, hands, side to move and move number, checked as
+    /// strictly as `mode` says, exactly as an SFEN saying the same is: for readers of other
+    /// encodings (the packed positions of `learn::packed`).
+    pub(crate) fn from_checked_parts(
+        board: [Piece; 81],
+        hands: [Hand; 2],
+        side: Color,
+        start_ply: u32,
+        mode: SfenMode,
+    ) -> Result<Position, SfenError> {
         validate(&board, &hands, mode)?;
         let pos = Position::from_parts(board, hands, side, start_ply.max(1));
         let them = !side;

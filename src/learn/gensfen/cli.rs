@@ -1,0 +1,111 @@
+//! `shomei gensfen ...`: the command line of the generator. It writes only to stderr.
+
+use super::{run, GameConfig, RunConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: shomei gensfen (--games N | --positions N) [--out FILE] [--depth D] [--nodes N]
+         [--seed S] [--threads T] [--random-plies MIN-MAX] [--eval-limit CP] [--max-ply P] [--hash MB]
+defaults: --out data/gensfen.bin --depth 6 (unless --nodes) --seed 0 --threads (all cores)
+          --random-plies 8-16 --eval-limit 3000 --max-ply 320 --hash 16
+Run again with the same settings to resume; FILE.progress records what FILE holds.";
+
+/// Runs `shomei gensfen`; `args` follow the word `gensfen`.
+pub fn main(args: &[String]) -> ExitCode {
+    let result = parse(args).and_then(|config| {
+        eprintln!(
+            "gensfen: writing {} with {} threads, settings: {}",
+            config.out.display(),
+            config.threads,
+            {
+                let params = config.game.params();
+                params.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+            }
+        );
+        run(&config)
+    });
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gensfen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The run `args` describe.
+pub fn parse(args: &[String]) -> Result<RunConfig, String> {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut config = RunConfig {
+        out: PathBuf::from("data/gensfen.bin"),
+        game: GameConfig { depth: None, ..GameConfig::default() },
+        games: None,
+        positions: None,
+        threads,
+        progress: true,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        match flag.as_str() {
+            "--out" => config.out = PathBuf::from(value()?),
+            "--games" => config.games = Some(number(flag, value()?)?),
+            "--positions" => config.positions = Some(number(flag, value()?)?),
+            "--depth" => config.game.depth = Some(number(flag, value()?)?),
+            "--nodes" => config.game.nodes = Some(number(flag, value()?)?),
+            "--seed" => config.game.seed = number(flag, value()?)?,
+            "--threads" => config.threads = number(flag, value()?)?,
+            "--random-plies" => config.game.random_plies = range(value()?)?,
+            "--eval-limit" => config.game.eval_limit = number(flag, value()?)?,
+            "--max-ply" => config.game.max_ply = number(flag, value()?)?,
+            "--hash" => config.game.hash_mb = number(flag, value()?)?,
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+        }
+    }
+    if config.game.depth.is_none() && config.game.nodes.is_none() {
+        config.game.depth = GameConfig::default().depth;
+    }
+    if config.games.is_none() && config.positions.is_none() {
+        return Err(format!("say how much: --games N or --positions N\n{USAGE}"));
+    }
+    if config.threads == 0 {
+        return Err("--threads must be positive".into());
+    }
+    config.game.validate()?;
+    Ok(config)
+}
+
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+    text.parse().map_err(|_| format!("{flag}: '{text}' is not a valid number"))
+}
+
+/// `MIN-MAX` or a single number.
+fn range(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    Ok((number("--random-plies", lo)?, number("--random-plies", hi)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_fill_the_config() {
+        let c = parse(&args("--games 5 --nodes 2000 --seed 9 --threads 2 --random-plies 4-6 --out x.bin"))
+            .unwrap();
+        assert_eq!((c.games, c.game.nodes, c.game.depth, c.game.seed), (Some(5), Some(2000), None, 9));
+        assert_eq!((c.threads, c.game.random_plies, c.out), (2, (4, 6), PathBuf::from("x.bin")));
+        assert_eq!(parse(&args("--positions 10")).unwrap().game.depth, Some(6));
+        assert_eq!(parse(&args("--games 1 --random-plies 12")).unwrap().game.random_plies, (12, 12));
+        for bad in
+            ["", "--games", "--games x", "--games 1 --depth 0", "--games 1 --random-plies 9-3", "--bogus"]
+        {
+            assert!(parse(&args(bad)).is_err(), "{bad}");
+        }
+    }
+}
