@@ -288,7 +288,34 @@ impl Position {
     /// Whether any piece of colour `c` attacks `sq` with occupancy `occ`.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(c, sq, occ).is_some()
+        // The same test as `attackers_to(..).is_some()`, cheapest first: the steps, then each
+        // slider's rays only when such a slider of `c` stands on one of them.
+        let opp = !c;
+        let own = self.by_color[c.index()];
+        let kind = |k: PieceKind| self.by_kind[k.index()];
+        let kinglike = kind(PieceKind::King) | kind(PieceKind::Horse) | kind(PieceKind::Dragon);
+        let steppers = (attacks::pawn_attacks(opp, sq) & kind(PieceKind::Pawn))
+            | (attacks::knight_attacks(opp, sq) & kind(PieceKind::Knight))
+            | (attacks::silver_attacks(opp, sq) & kind(PieceKind::Silver))
+            | (attacks::gold_attacks(opp, sq) & self.golds)
+            | (attacks::king_attacks(sq) & kinglike);
+        if (steppers & own).is_some() {
+            return true;
+        }
+        let rooks = (kind(PieceKind::Rook) | kind(PieceKind::Dragon)) & own;
+        if (attacks::rook_pseudo(sq) & rooks).is_some() && (attacks::rook_attacks(sq, occ) & rooks).is_some()
+        {
+            return true;
+        }
+        let bishops = (kind(PieceKind::Bishop) | kind(PieceKind::Horse)) & own;
+        if (attacks::bishop_pseudo(sq) & bishops).is_some()
+            && (attacks::bishop_attacks(sq, occ) & bishops).is_some()
+        {
+            return true;
+        }
+        let lances = kind(PieceKind::Lance) & own;
+        (attacks::lance_pseudo(opp, sq) & lances).is_some()
+            && (attacks::lance_attacks(opp, sq, occ) & lances).is_some()
     }
 
     /// Pieces of `c`'s enemy that could reach `c`'s king along a line if nothing stood between.
