@@ -46,16 +46,8 @@ use std::fmt;
 pub const PACKED_SIZE: usize = 32;
 const BITS: usize = PACKED_SIZE * 8;
 
-/// The kinds in the order hands and the box are written.
-const WRITE_ORDER: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-];
+/// The kinds in the order hands and the box are written: the numbering order, pawn to rook.
+const WRITE_ORDER: [PieceKind; 7] = PieceKind::HAND;
 
 /// The hand code of `kind` (unpromoted, not the king): its bits in stream order, first bit in
 /// bit 0, and its length.

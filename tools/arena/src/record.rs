@@ -186,14 +186,19 @@ pub fn dobutsu_text(rec: &GameRecord, info: &MatchInfo) -> String {
     let times: Vec<String> =
         rec.moves.iter().map(|m| m.time.map_or("-".to_string(), |t| t.as_millis().to_string())).collect();
     s.push_str(&format!("# move times (ms): {}\n", times.join(" ")));
-    s.push_str(&format!(
-        "# result {}: {} by {}: {}\n",
+    s.push_str(&format!("# {}\n", result_line(rec)));
+    s
+}
+
+/// `result 1-0: NAME wins as Black by REASON: DETAIL`, for the end of a record.
+fn result_line(rec: &GameRecord) -> String {
+    format!(
+        "result {}: {} by {}: {}",
         rec.result_text(),
         result_words(rec),
         rec.outcome.reason.code(),
         one_line(&rec.outcome.detail)
-    ));
-    s
+    )
 }
 
 /// The game as a CSA V2.2 record.
@@ -228,13 +233,7 @@ pub fn csa_text(rec: &GameRecord, info: &MatchInfo) -> String {
     }
     s.push_str(&csa_end(rec.outcome.reason, rec.outcome.winner, pos.side_to_move()));
     s.push('\n');
-    s.push_str(&format!(
-        "'result {}: {} by {}: {}\n",
-        rec.result_text(),
-        result_words(rec),
-        rec.outcome.reason.code(),
-        one_line(&rec.outcome.detail)
-    ));
+    s.push_str(&format!("'{}\n", result_line(rec)));
     s
 }
 
