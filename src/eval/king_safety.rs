@@ -135,6 +135,52 @@ pub fn danger(pos: &Position, us: Color, king: Square) -> i32 {
     pressure * (HAND_BASE + hand) / HAND_BASE + empty * hand / EMPTY_SQUARE_DIV - DEFENDER_UNITS * defenders
 }
 
+/// What `danger` counts around `us`'s king (on `king`) before the numbers in `params` weigh it.
+/// The evaluation trace (`eval::trace`) rebuilds the danger from these counts to tune those
+/// numbers; the walk repeats `danger`'s so that the search's copy stays as it is, and the trace
+/// test checks that the two agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct DangerCounts {
+    /// Enemy pieces that attack a square next to the king, by kind index.
+    pub attackers: [u8; 15],
+    /// Squares next to the king that the enemy attacks.
+    pub attacked_squares: u8,
+    /// Enemy pieces within two squares of the king.
+    pub zone_pieces: u8,
+    /// Empty squares next to the king.
+    pub empty: u8,
+    /// Own golds, gold-movers and silvers next to the king.
+    pub defenders: u8,
+    /// The enemy's hand by kind index, each count capped at `HAND_COUNT_CAP`.
+    pub hand: [u8; 8],
+}
+
+/// The counts behind `danger(pos, us, king)`.
+pub(super) fn danger_counts(pos: &Position, us: Color, king: Square) -> DangerCounts {
+    let them = !us;
+    let around = attacks::king_attacks(king);
+    let enemy = pos.pieces_of(them);
+    let occ = pos.occupied().without(king);
+    let mut counts = DangerCounts::default();
+    let mut attacked = Bitboard::EMPTY;
+    for sq in enemy {
+        let kind = pos.piece_on(sq).kind();
+        let hits = attacks::attacks(them, kind, sq, occ) & around;
+        if hits.is_some() {
+            counts.attackers[kind.index()] += 1;
+            attacked |= hits;
+        }
+    }
+    counts.attacked_squares = attacked.count() as u8;
+    counts.zone_pieces = (enemy & ZONE[king.index()]).count() as u8;
+    counts.empty = (around & !pos.occupied()).count() as u8;
+    counts.defenders = (around & (pos.golds(us) | pos.pieces(us, PieceKind::Silver))).count() as u8;
+    for k in PieceKind::HAND {
+        counts.hand[k.index()] = pos.hand(them).count(k).min(HAND_COUNT_CAP) as u8;
+    }
+    counts
+}
+
 /// The penalty for `us`'s king; none for a side without a king.
 #[inline]
 pub fn penalty(pos: &Position, us: Color) -> Value {

@@ -9,7 +9,8 @@
 //! Every term treats the colours alike (White's squares are Black's rotated 180 degrees) and
 //! depends on files only through their distance, so a position, its colour-swapped rotation and its
 //! left-right mirror all score the same for the side to move. A side without a king (composed
-//! problems) gets no king terms. The numbers live in `params`.
+//! problems) gets no king terms. The numbers live in `params`; `trace` writes the evaluation as a
+//! sum over them, for tuning (`shomei-train texel`).
 // The `material` build leaves the positional terms unused; they stay compiled and tested.
 #![cfg_attr(feature = "material", allow(dead_code))]
 
@@ -17,6 +18,7 @@ mod king_relative;
 mod king_safety;
 mod material;
 pub mod params;
+pub mod trace;
 
 pub use material::{hand_value, piece_value};
 

@@ -1,0 +1,225 @@
+//! Training positions: the records of `shomei gensfen` files, each position traced once and
+//! stored compactly, split into a training set and a held-out validation set by game.
+
+use crate::model::map_chunks;
+use shomei::eval::params::EVAL_LIMIT;
+use shomei::eval::trace::{self, KingDanger, Trace};
+use shomei::learn::record::{self, PackedSfenValue};
+use shomei::rng::splitmix64;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+/// Traced positions with their labels, stored flat: the terms of position `i` are
+/// `terms[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    start: Vec<usize>,
+    terms: Vec<(u16, i16)>,
+    kings: Vec<[KingDanger; 2]>,
+    rounding: Vec<f32>,
+    /// The search score for the side to move, in centipawns.
+    pub scores: Vec<f32>,
+    /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
+    pub results: Vec<f32>,
+}
+
+/// One traced position, borrowed from a `Dataset`.
+#[derive(Clone, Copy, Debug)]
+pub struct Traced<'a> {
+    /// (term id, count), as in `Trace::terms`.
+    pub terms: &'a [(u16, i16)],
+    /// King safety of both kings.
+    pub kings: &'a [KingDanger; 2],
+    /// The integer tables' rounding.
+    pub rounding: f64,
+}
+
+impl Dataset {
+    /// No positions.
+    pub fn new() -> Dataset {
+        Dataset { start: vec![0], ..Default::default() }
+    }
+
+    /// Adds a position's trace with its score (centipawns, side to move) and result (1, 0.5, 0).
+    pub fn push(&mut self, trace: &Trace, score: f32, result: f32) {
+        self.terms.extend_from_slice(&trace.terms);
+        self.start.push(self.terms.len());
+        self.kings.push(trace.kings);
+        self.rounding.push(trace.rounding as f32);
+        self.scores.push(score);
+        self.results.push(result);
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.results.is_empty()
+    }
+
+    /// Position `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Traced<'_> {
+        Traced {
+            terms: &self.terms[self.start[i]..self.start[i + 1]],
+            kings: &self.kings[i],
+            rounding: self.rounding[i] as f64,
+        }
+    }
+
+    /// The target of each position: `lambda` parts the sigmoid of its score, the rest its
+    /// result; `k` scales scores as the model's evaluation (`model::sigmoid`).
+    pub fn targets(&self, k: f64, lambda: f64) -> Vec<f64> {
+        let blend =
+            |(&s, &r): (&f32, &f32)| lambda * crate::model::sigmoid(s as f64 / k) + (1.0 - lambda) * r as f64;
+        self.scores.iter().zip(&self.results).map(blend).collect()
+    }
+}
+
+/// What reading the data found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    /// Records read.
+    pub records: u64,
+    /// Games told apart (a game starts where the ply does not increase).
+    pub games: u64,
+    /// Records whose position would not unpack or whose result was not -1, 0 or 1.
+    pub bad: u64,
+    /// Positions whose evaluation is clamped at `EVAL_LIMIT` (no slope to fit).
+    pub clamped: u64,
+}
+
+/// Training and validation positions.
+#[derive(Debug)]
+pub struct Split {
+    /// The positions fitted.
+    pub train: Dataset,
+    /// The positions held out, whole games of them.
+    pub validation: Dataset,
+    /// What reading found.
+    pub stats: LoadStats,
+}
+
+/// Records traced per block: bounds the memory of records read but not yet traced.
+const BLOCK: usize = 1 << 16;
+
+/// Whether game `game` goes to validation: a draw from (seed, game) below `share`.
+pub fn is_validation_game(seed: u64, game: u64, share: f64) -> bool {
+    let (_, mix) = splitmix64(seed ^ 0x7e1e_7a11);
+    let (_, draw) = splitmix64(mix ^ game);
+    ((draw >> 11) as f64 / (1u64 << 53) as f64) < share
+}
+
+/// Reads `files` (gensfen records), traces every position on `threads` threads and holds out
+/// `validation_share` of the games (drawn from `seed`).
+pub fn load(files: &[PathBuf], validation_share: f64, seed: u64, threads: usize) -> Result<Split, String> {
+    let mut split = Split { train: Dataset::new(), validation: Dataset::new(), stats: LoadStats::default() };
+    let mut game = 0u64;
+    for path in files {
+        let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut last_ply = None;
+        loop {
+            let mut block = Vec::with_capacity(BLOCK);
+            while block.len() < BLOCK {
+                match record::read_record(&mut reader).map_err(|e| format!("{}: {e}", path.display()))? {
+                    Some(r) => block.push(r),
+                    None => break,
+                }
+            }
+            if block.is_empty() {
+                break;
+            }
+            let mut held_out = Vec::with_capacity(block.len());
+            for r in &block {
+                // A game's plies increase: where they do not, the next game has begun.
+                if last_ply.is_none_or(|p| r.game_ply <= p) {
+                    game += 1;
+                }
+                last_ply = Some(r.game_ply);
+                held_out.push(is_validation_game(seed, game, validation_share));
+            }
+            split.stats.records += block.len() as u64;
+            add_block(&mut split, &block, &held_out, threads);
+        }
+    }
+    split.stats.games = game;
+    Ok(split)
+}
+
+/// What became of a record.
+enum Outcome {
+    Bad,
+    Clamped,
+    Good(Trace),
+}
+
+/// Traces a block of records in parallel and adds them, in order, to their sets.
+fn add_block(split: &mut Split, block: &[PackedSfenValue], held_out: &[bool], threads: usize) {
+    let w = trace::current();
+    let values = trace::term_values(&trace::terms(), &w);
+    let traced = map_chunks(block.len(), 1024, threads, |range| {
+        block[range]
+            .iter()
+            .map(|r| {
+                let Ok(pos) = r.position() else { return Outcome::Bad };
+                if !(-1..=1).contains(&r.game_result) {
+                    return Outcome::Bad;
+                }
+                let t = trace::trace(&pos);
+                if t.value(&w, &values).abs() >= EVAL_LIMIT as f64 {
+                    return Outcome::Clamped;
+                }
+                Outcome::Good(t)
+            })
+            .collect::<Vec<_>>()
+    });
+    for ((t, r), &v) in traced.into_iter().flatten().zip(block).zip(held_out) {
+        match t {
+            Outcome::Bad => split.stats.bad += 1,
+            Outcome::Clamped => split.stats.clamped += 1,
+            Outcome::Good(t) => {
+                let set = if v { &mut split.validation } else { &mut split.train };
+                set.push(&t, r.score as f32, (r.game_result as f32 + 1.0) / 2.0);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shomei::Position;
+
+    #[test]
+    fn the_validation_share_is_drawn_per_game() {
+        let held = (0..10_000).filter(|&g| is_validation_game(4, g, 0.1)).count();
+        assert!((900..1100).contains(&held), "{held}");
+        assert!((0..100).any(|g| is_validation_game(4, g, 0.1) != is_validation_game(5, g, 0.1)));
+        assert!(!(0..1000).any(|g| is_validation_game(4, g, 0.0)));
+    }
+
+    #[test]
+    fn unreadable_records_are_skipped_and_games_told_apart() {
+        let pos = Position::startpos();
+        let good = PackedSfenValue::new(&pos, 30, pos.legal_moves().as_slice()[0], 1).unwrap();
+        let garbage = PackedSfenValue { sfen: [0xff; 32], ..good };
+        let bad_result = PackedSfenValue { game_result: 5, ..good };
+        let later = PackedSfenValue { game_ply: 9, ..good };
+        let path = std::env::temp_dir().join(format!("shomei-train-data-{}.bin", std::process::id()));
+        let mut bytes = Vec::new();
+        // Games: [good, later], [garbage], [bad_result, later], [good]
+        record::write_records(&mut bytes, &[good, later, garbage, bad_result, later, good]).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        let split = load(std::slice::from_ref(&path), 0.0, 0, 2).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(split.stats, LoadStats { records: 6, games: 4, bad: 2, clamped: 0 });
+        assert_eq!((split.train.len(), split.validation.len()), (4, 0));
+        assert_eq!(split.train.results, vec![1.0; 4]);
+        assert_eq!(split.train.scores, vec![30.0; 4]);
+    }
+}
