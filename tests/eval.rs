@@ -258,9 +258,12 @@ fn a_piece_in_hand_is_worth_at_least_as_much_as_on_the_board() {
     }
 }
 
+/// Promotion gains for pawn, lance, knight and the majors. Not asserted for the silver: it
+/// trades its backward diagonals for a gold's steps, and the Texel fit on self-play data (see
+/// `eval/params.rs`) values a promoted silver slightly below a silver.
 #[test]
 fn promoted_pieces_are_worth_more() {
-    for (plain, promoted) in [("P", "+P"), ("L", "+L"), ("N", "+N"), ("S", "+S"), ("B", "+B"), ("R", "+R")] {
+    for (plain, promoted) in [("P", "+P"), ("L", "+L"), ("N", "+N"), ("B", "+B"), ("R", "+R")] {
         let a = evaluate(&pos(&format!("4k4/9/9/{plain}8/9/9/9/9/4K4 b - 1")));
         let b = evaluate(&pos(&format!("4k4/9/9/{promoted}8/9/9/9/9/4K4 b - 1")));
         assert!(b > a, "{promoted} {b} <= {plain} {a}");

@@ -251,7 +251,9 @@ mod tests {
         let next = relation(Color::Black, sq("6h"), sq("5i"));
         let far = relation(Color::Black, sq("1a"), sq("5i"));
         let gold = &OWN_KING[PieceKind::Gold.index()];
-        assert!(gold[next] > 0 && gold[far] == 0);
+        // Relative, not absolute: a constant shift of the guard table trades with the gold's
+        // material value (a direction the Texel fit leaves free).
+        assert!(gold[next] > gold[far]);
         assert!(OWN_KING[PieceKind::Rook.index()][next] < 0);
         // A dragon next to the enemy king is worth more than one far away.
         let dragon = &ENEMY_KING[PieceKind::Dragon.index()];

@@ -81,8 +81,12 @@ mod tests {
     fn promoting_and_holding_never_lose_value() {
         for k in PieceKind::HAND {
             assert!(hand_value(k) >= piece_value(k), "{k:?}");
-            if k.can_promote() {
+            // The silver trades its backward diagonals for a gold's steps: the Texel fit values
+            // a promoted silver a little below a silver (see params.rs), so no order there.
+            if k.can_promote() && k != PieceKind::Silver {
                 assert!(piece_value(k.promoted()) > piece_value(k), "{k:?}");
+            }
+            if k.can_promote() {
                 assert_eq!(hand_value(k.promoted()), hand_value(k));
             }
         }
