@@ -1,40 +1,14 @@
 //! The static evaluation: symmetry over positions from seeded random play, material signs and
 //! ordering, hand and promotion values, king safety, kingless problems and bounds.
 
+mod common {
+    pub mod random_play;
+}
+
+use common::random_play::{pos, random_play};
 use shomei::eval::{breakdown, evaluate, hand_value, params, piece_value, Value};
 use shomei::rng::Rng;
-use shomei::shogi::SfenMode;
-use shomei::{Color, Move, PieceKind, Position};
-
-fn pos(sfen: &str) -> Position {
-    Position::from_sfen_mode(sfen, SfenMode::Composed).unwrap_or_else(|e| panic!("{sfen}: {e}"))
-}
-
-/// Random games from `start`: half of the moves are captures or promotions when there are any,
-/// so the positions fill up with hand pieces and promoted pieces. Returns every position reached.
-fn random_play(start: &str, seed: u64, games: usize, plies: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut p = pos(start);
-        for _ in 0..plies {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let sharp: Vec<Move> =
-                moves.iter().copied().filter(|&m| p.is_capture(m) || m.is_promotion()).collect();
-            let m = if !sharp.is_empty() && rng.next_u64() & 1 == 0 {
-                sharp[rng.below(sharp.len())]
-            } else {
-                moves.as_slice()[rng.below(moves.len())]
-            };
-            p.do_move(m);
-            out.push(p.clone());
-        }
-    }
-    out
-}
+use shomei::{Color, PieceKind, Position};
 
 /// The board of an SFEN as 9 ranks of 9 tokens ("" for empty, "+p", "K", ...), files 9 to 1.
 fn grid(board: &str) -> Vec<Vec<String>> {

@@ -3,41 +3,14 @@
 //! traced sum under the weights of `params.rs` is the evaluation, and what it sets aside as
 //! integer rounding stays within its bounds.
 
+mod common {
+    pub mod random_play;
+}
+
+use common::random_play::{pos, random_play};
 use shomei::eval::trace::{current, term_values, terms, trace};
 use shomei::eval::{evaluate, params};
-use shomei::rng::Rng;
-use shomei::shogi::SfenMode;
-use shomei::{Move, Position};
-
-fn pos(sfen: &str) -> Position {
-    Position::from_sfen_mode(sfen, SfenMode::Composed).unwrap_or_else(|e| panic!("{sfen}: {e}"))
-}
-
-/// Random games from `start`; half of the moves are captures or promotions when there are any,
-/// so hands and promoted pieces fill up. Every position reached.
-fn random_play(start: &str, seed: u64, games: usize, plies: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut p = pos(start);
-        for _ in 0..plies {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let sharp: Vec<Move> =
-                moves.iter().copied().filter(|&m| p.is_capture(m) || m.is_promotion()).collect();
-            let m = if !sharp.is_empty() && rng.chance(50) {
-                rng.pick(&sharp)
-            } else {
-                rng.pick(moves.as_slice())
-            };
-            p.do_move(m);
-            out.push(p.clone());
-        }
-    }
-    out
-}
+use shomei::Position;
 
 const MIDDLEGAMES: [&str; 3] = [
     "ln1g3nl/1r1sgk3/p1ppppsp1/1p4p1p/9/2P1P1P2/PPSP1P1PP/1B1G1S1R1/LN2KG1NL w b 22",
