@@ -140,7 +140,7 @@ pub fn danger(pos: &Position, us: Color, king: Square) -> i32 {
 /// numbers; the walk repeats `danger`'s so that the search's copy stays as it is, and the trace
 /// test checks that the two agree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct DangerCounts {
+pub struct DangerCounts {
     /// Enemy pieces that attack a square next to the king, by kind index.
     pub attackers: [u8; 15],
     /// Squares next to the king that the enemy attacks.

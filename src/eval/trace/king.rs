@@ -20,6 +20,7 @@
 //! kept as a fixed `offset`, so that the formula gives the evaluation's own danger there.
 
 use super::weights::{weight, GroupId};
+use crate::eval::king_safety::DangerCounts;
 use crate::eval::params::*;
 
 /// What the evaluation counts around one king, with the sign its penalty takes.
@@ -28,18 +29,8 @@ pub struct KingDanger {
     /// +1 for the king of the side not to move (its penalty is the side to move's gain), -1 for
     /// the side to move's own king, 0 for a side without a king (no penalty).
     pub sign: i8,
-    /// Enemy pieces that attack a square next to the king, by kind index.
-    pub attackers: [u8; 15],
-    /// Squares next to the king that the enemy attacks.
-    pub attacked_squares: u8,
-    /// Enemy pieces within two squares of the king.
-    pub zone_pieces: u8,
-    /// Empty squares next to the king.
-    pub empty: u8,
-    /// Own golds, gold-movers and silvers next to the king.
-    pub defenders: u8,
-    /// The enemy's hand by kind index, each count capped at `HAND_COUNT_CAP`.
-    pub hand: [u8; 8],
+    /// What the evaluation counts around the king.
+    pub counts: DangerCounts,
     /// The evaluation's danger at the current weights minus this formula's there (integer
     /// rounding; a multiple of 1/32, exact in an `f32`).
     pub offset: f32,
@@ -53,22 +44,22 @@ const MAX: f64 = DANGER_MAX as f64;
 impl KingDanger {
     fn pressure(&self, w: &[f64]) -> f64 {
         let units = &w[weight(GroupId::AttackerUnits, 0)..];
-        let attackers: f64 = self.attackers.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum();
+        let attackers: f64 = self.counts.attackers.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum();
         attackers
-            + self.attacked_squares as f64 * w[weight(GroupId::AttackedSquareUnits, 0)]
-            + self.zone_pieces as f64 * w[weight(GroupId::ZonePieceUnits, 0)]
+            + self.counts.attacked_squares as f64 * w[weight(GroupId::AttackedSquareUnits, 0)]
+            + self.counts.zone_pieces as f64 * w[weight(GroupId::ZonePieceUnits, 0)]
     }
 
     fn hand_power(&self, w: &[f64]) -> f64 {
         let units = &w[weight(GroupId::HandAttackUnits, 0)..];
-        self.hand.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum()
+        self.counts.hand.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum()
     }
 
     /// The danger under `w`, before the clamp.
     pub fn danger(&self, w: &[f64]) -> f64 {
         let (pressure, hand) = (self.pressure(w), self.hand_power(w));
-        pressure * (BASE + hand) / BASE + self.empty as f64 * hand / EMPTY_DIV
-            - self.defenders as f64 * w[weight(GroupId::DefenderUnits, 0)]
+        pressure * (BASE + hand) / BASE + self.counts.empty as f64 * hand / EMPTY_DIV
+            - self.counts.defenders as f64 * w[weight(GroupId::DefenderUnits, 0)]
             + self.offset as f64
     }
 
@@ -97,15 +88,15 @@ impl KingDanger {
         let g = g * 2.0 * d * w[weight(GroupId::DangerScale, 0)] / 8.0;
         let (pressure, hand) = (self.pressure(w), self.hand_power(w));
         let by_pressure = g * (BASE + hand) / BASE;
-        for (k, &n) in self.attackers.iter().enumerate() {
+        for (k, &n) in self.counts.attackers.iter().enumerate() {
             grad[weight(GroupId::AttackerUnits, k)] += by_pressure * n as f64;
         }
-        grad[weight(GroupId::AttackedSquareUnits, 0)] += by_pressure * self.attacked_squares as f64;
-        grad[weight(GroupId::ZonePieceUnits, 0)] += by_pressure * self.zone_pieces as f64;
-        let by_hand = g * (pressure / BASE + self.empty as f64 / EMPTY_DIV);
-        for (k, &n) in self.hand.iter().enumerate() {
+        grad[weight(GroupId::AttackedSquareUnits, 0)] += by_pressure * self.counts.attacked_squares as f64;
+        grad[weight(GroupId::ZonePieceUnits, 0)] += by_pressure * self.counts.zone_pieces as f64;
+        let by_hand = g * (pressure / BASE + self.counts.empty as f64 / EMPTY_DIV);
+        for (k, &n) in self.counts.hand.iter().enumerate() {
             grad[weight(GroupId::HandAttackUnits, k)] += by_hand * n as f64;
         }
-        grad[weight(GroupId::DefenderUnits, 0)] -= g * self.defenders as f64;
+        grad[weight(GroupId::DefenderUnits, 0)] -= g * self.counts.defenders as f64;
     }
 }

@@ -280,16 +280,7 @@ fn king_danger(pos: &Position, c: Color, sign: i32, b: &mut Builder) -> KingDang
     let d = danger.clamp(0, DANGER_MAX as i32);
     let penalty = d * d * DANGER_SCALE / 8;
     b.rounding += sign as f64 * (penalty as f64 - (d * d * DANGER_SCALE) as f64 / 8.0);
-    KingDanger {
-        sign: sign as i8,
-        attackers: counts.attackers,
-        attacked_squares: counts.attacked_squares,
-        zone_pieces: counts.zone_pieces,
-        empty: counts.empty,
-        defenders: counts.defenders,
-        hand: counts.hand,
-        offset: (danger as f64 - real) as f32,
-    }
+    KingDanger { sign: sign as i8, counts, offset: (danger as f64 - real) as f32 }
 }
 
 #[cfg(test)]
