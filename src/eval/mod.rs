@@ -17,6 +17,7 @@
 mod king_relative;
 mod king_safety;
 mod material;
+pub mod nnue;
 pub mod params;
 pub mod trace;
 
