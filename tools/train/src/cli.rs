@@ -1,11 +1,12 @@
 //! The command line: `shomei-train texel ...`.
 
-use crate::texel::{self, KChoice, TexelConfig, TrainOptions};
+use crate::adam::TrainOptions;
+use crate::texel::{self, KChoice, TexelConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The help text.
-pub const USAGE: &str = "usage: shomei-train texel --data FILE[,FILE...] --out FILE [options]
+/// The help text of `shomei-train texel`.
+pub const TEXEL_USAGE: &str = "usage: shomei-train texel --data FILE[,FILE...] --out FILE [options]
 Tunes the weights of src/eval/params.rs on shomei gensfen data (Texel's method).
   --data FILE[,FILE...]   gensfen record files
   --out FILE              the tuned weights as NAME = value lines
@@ -24,104 +25,135 @@ Tunes the weights of src/eval/params.rs on shomei gensfen data (Texel's method).
 
 /// Runs `shomei-train` with `args` (the program name left out).
 pub fn main(args: &[String]) -> ExitCode {
-    match args.first().map(String::as_str) {
-        Some("texel") => match parse_texel(&args[1..]) {
-            Ok(config) => match texel::run(&config, &mut std::io::stderr()) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("shomei-train: {e}");
-                    ExitCode::FAILURE
-                }
-            },
-            Err(e) => {
-                eprintln!("shomei-train: {e}");
-                ExitCode::from(2)
-            }
-        },
+    let usage = TEXEL_USAGE.to_string();
+    let outcome = match args.first().map(String::as_str) {
+        Some("texel") => parse_texel(&args[1..]).map(|c| texel::run(&c, &mut std::io::stderr()).map(drop)),
         Some("-h" | "--help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
+            println!("{usage}");
+            return ExitCode::SUCCESS;
         }
-        _ => {
-            eprintln!("{USAGE}");
+        _ => Err(usage),
+    };
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("shomei-train: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("shomei-train: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-/// The run the arguments after `texel` describe.
-pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let mut config = TexelConfig {
-        data: Vec::new(),
-        lambda: 0.5,
-        k: KChoice::Fixed(600.0),
-        validation_share: 0.1,
-        train: TrainOptions {
-            epochs: 30,
-            lr: 1.0,
-            lr_decay: 0.9,
-            batch_size: 4096,
-            threads,
-            seed: 0,
-            frozen: Vec::new(),
-        },
-        freeze: Vec::new(),
-        out: PathBuf::new(),
-        snippet: PathBuf::new(),
-    };
-    let mut snippet = None;
+/// What both subcommands take from the same flags.
+#[derive(Clone, Debug, PartialEq)]
+struct Common {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    lambda: f64,
+    validation_share: f64,
+    train: TrainOptions,
+}
+
+/// The next argument, as the value of `flag`.
+type Value<'a> = dyn FnMut() -> Result<String, String> + 'a;
+
+/// Reads `args` into `common`; flags it does not know go to `own(flag, value)`, which says
+/// whether it knew them. Checks the common settings.
+fn parse(
+    args: &[String],
+    usage: &str,
+    common: &mut Common,
+    mut own: impl FnMut(&str, &mut Value) -> Result<bool, String>,
+) -> Result<(), String> {
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{usage}"));
+        let train = &mut common.train;
         match flag.as_str() {
-            "--data" => config.data.extend(value()?.split(',').filter(|s| !s.is_empty()).map(PathBuf::from)),
-            "--out" => config.out = PathBuf::from(value()?),
-            "--snippet" => snippet = Some(PathBuf::from(value()?)),
-            "--lambda" => config.lambda = number(flag, value()?)?,
-            "--k" => config.k = KChoice::Fixed(number(flag, value()?)?),
-            "--fit-k" => config.k = KChoice::Fit,
-            "--epochs" => config.train.epochs = number(flag, value()?)?,
-            "--lr" => config.train.lr = number(flag, value()?)?,
-            "--lr-decay" => config.train.lr_decay = number(flag, value()?)?,
-            "--batch-size" => config.train.batch_size = number(flag, value()?)?,
-            "--threads" => config.train.threads = number(flag, value()?)?,
-            "--validation-share" => config.validation_share = number(flag, value()?)?,
-            "--seed" => config.train.seed = number(flag, value()?)?,
-            "--freeze" => {
-                config.freeze.extend(value()?.split(',').filter(|s| !s.is_empty()).map(String::from))
+            "--data" => common.data.extend(value()?.split(',').filter(|s| !s.is_empty()).map(PathBuf::from)),
+            "--out" => common.out = PathBuf::from(value()?),
+            "--lambda" => common.lambda = number(flag, &value()?)?,
+            "--epochs" => train.epochs = number(flag, &value()?)?,
+            "--lr" => train.lr = number(flag, &value()?)?,
+            "--lr-decay" => train.lr_decay = number(flag, &value()?)?,
+            "--batch-size" => train.batch_size = number(flag, &value()?)?,
+            "--threads" => train.threads = number(flag, &value()?)?,
+            "--validation-share" => common.validation_share = number(flag, &value()?)?,
+            "--seed" => train.seed = number(flag, &value()?)?,
+            "-h" | "--help" => return Err(usage.into()),
+            other => {
+                if !own(other, &mut value)? {
+                    return Err(format!("unknown argument '{other}'\n{usage}"));
+                }
             }
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
     }
-    if config.data.is_empty() {
-        return Err(format!("--data is needed\n{USAGE}"));
+    if common.data.is_empty() {
+        return Err(format!("--data is needed\n{usage}"));
     }
-    if config.out.as_os_str().is_empty() {
-        return Err(format!("--out is needed\n{USAGE}"));
+    if common.out.as_os_str().is_empty() {
+        return Err(format!("--out is needed\n{usage}"));
     }
-    config.snippet = snippet.unwrap_or_else(|| {
-        let mut s = config.out.clone().into_os_string();
+    if !(0.0..=1.0).contains(&common.lambda) {
+        return Err("--lambda must be 0 to 1".into());
+    }
+    if !(0.0..1.0).contains(&common.validation_share) {
+        return Err("--validation-share must be at least 0 and below 1".into());
+    }
+    if common.train.threads == 0 || common.train.batch_size == 0 {
+        return Err("--threads and --batch-size must be positive".into());
+    }
+    if !(common.train.lr > 0.0 && common.train.lr_decay > 0.0) {
+        return Err("--lr and --lr-decay must be positive".into());
+    }
+    Ok(())
+}
+
+/// The common settings with their defaults for a subcommand.
+fn defaults(lambda: f64, epochs: usize, lr: f64, lr_decay: f64, batch_size: usize) -> Common {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    Common {
+        data: Vec::new(),
+        out: PathBuf::new(),
+        lambda,
+        validation_share: 0.1,
+        train: TrainOptions { epochs, lr, lr_decay, batch_size, threads, seed: 0 },
+    }
+}
+
+/// Checks `--k`'s value.
+fn positive_k(flag: &str, text: &str) -> Result<f64, String> {
+    let k: f64 = number(flag, text)?;
+    if !(k > 0.0 && k.is_finite()) {
+        return Err("--k must be positive".into());
+    }
+    Ok(k)
+}
+
+/// The run the arguments after `texel` describe.
+pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
+    let mut common = defaults(0.5, 30, 1.0, 0.9, 4096);
+    let (mut k, mut snippet, mut freeze) = (KChoice::Fixed(600.0), None, Vec::new());
+    parse(args, TEXEL_USAGE, &mut common, |flag, value| {
+        match flag {
+            "--k" => k = KChoice::Fixed(positive_k(flag, &value()?)?),
+            "--fit-k" => k = KChoice::Fit,
+            "--snippet" => snippet = Some(PathBuf::from(value()?)),
+            "--freeze" => freeze.extend(value()?.split(',').filter(|s| !s.is_empty()).map(String::from)),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let snippet = snippet.unwrap_or_else(|| {
+        let mut s = common.out.clone().into_os_string();
         s.push(".rs");
         PathBuf::from(s)
     });
-    if !(0.0..=1.0).contains(&config.lambda) {
-        return Err("--lambda must be 0 to 1".into());
-    }
-    if matches!(config.k, KChoice::Fixed(k) if !(k > 0.0 && k.is_finite())) {
-        return Err("--k must be positive".into());
-    }
-    if !(0.0..1.0).contains(&config.validation_share) {
-        return Err("--validation-share must be at least 0 and below 1".into());
-    }
-    if config.train.threads == 0 || config.train.batch_size == 0 {
-        return Err("--threads and --batch-size must be positive".into());
-    }
-    if !(config.train.lr > 0.0 && config.train.lr_decay > 0.0) {
-        return Err("--lr and --lr-decay must be positive".into());
-    }
-    Ok(config)
+    let Common { data, out, lambda, validation_share, train } = common;
+    Ok(TexelConfig { data, lambda, k, validation_share, train, freeze, out, snippet })
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {

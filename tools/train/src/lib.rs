@@ -1,4 +1,4 @@
-//! `shomei-train`: tunes shomei's evaluation on the positions `shomei gensfen` writes.
+//! `shomei-train`: tunes shomei's evaluations on the positions `shomei gensfen` writes.
 //!
 //! `shomei-train texel` fits every weight of the hand-written evaluation (`eval/params.rs`) by
 //! Texel's method: the evaluation of each position, through a sigmoid, should predict a blend of
