@@ -1,7 +1,9 @@
-//! The command line: `shomei-train texel ...`.
+//! The command line: `shomei-train texel ...` and `shomei-train nnue ...`.
 
 use crate::adam::TrainOptions;
+use crate::nnue::train::{self as nnue, NnueConfig};
 use crate::texel::{self, KChoice, TexelConfig};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,11 +25,30 @@ Tunes the weights of src/eval/params.rs on shomei gensfen data (Texel's method).
   --seed S                seed of the split and the shuffles (default 0)
   --freeze NAME[,NAME...] params.rs constants left as they are (e.g. PAWN,KING_RANK)";
 
+/// The help text of `shomei-train nnue`.
+pub const NNUE_USAGE: &str = "usage: shomei-train nnue --data FILE[,FILE...] --out NET.nnue [options]
+Trains the engine's network (src/eval/nnue) on shomei gensfen data.
+  --data FILE[,FILE...]   gensfen record files
+  --out NET.nnue          the quantised network; beside it NET.nnue.ckpt (the float state,
+                          saved after every epoch), NET.nnue.csv and NET.nnue.svg (loss curve)
+  --lambda L              target = L * sigmoid(score / K) + (1 - L) * result (default 0.75)
+  --k K                   the sigmoid's scale in centipawns (default 600)
+  --epochs N              total passes over the training positions (default 30)
+  --lr X                  Adam's learning rate (default 0.001)
+  --lr-decay D            the rate is multiplied by D after each epoch (default 0.92)
+  --batch-size B          positions per step (default 16384)
+  --threads T             threads (default: all cores); the result does not depend on it
+  --validation-share S    share of the games held out (default 0.1)
+  --seed S                seed of the first weights, the split and the shuffles (default 0)
+  --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
+  --no-progress           no progress bar (it is drawn when stderr is a terminal)";
+
 /// Runs `shomei-train` with `args` (the program name left out).
 pub fn main(args: &[String]) -> ExitCode {
-    let usage = TEXEL_USAGE.to_string();
+    let usage = format!("{TEXEL_USAGE}\n\n{NNUE_USAGE}");
     let outcome = match args.first().map(String::as_str) {
         Some("texel") => parse_texel(&args[1..]).map(|c| texel::run(&c, &mut std::io::stderr()).map(drop)),
+        Some("nnue") => parse_nnue(&args[1..]).map(|c| nnue::run(&c, &mut std::io::stderr()).map(drop)),
         Some("-h" | "--help") => {
             println!("{usage}");
             return ExitCode::SUCCESS;
@@ -156,6 +177,35 @@ pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
     Ok(TexelConfig { data, lambda, k, validation_share, train, freeze, out, snippet })
 }
 
+/// The run the arguments after `nnue` describe.
+pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
+    let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
+    let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
+    parse(args, NNUE_USAGE, &mut common, |flag, value| {
+        match flag {
+            "--k" => k = positive_k(flag, &value()?)?,
+            "--resume" => resume = Some(PathBuf::from(value()?)),
+            "--no-progress" => progress = false,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let command =
+        std::iter::once("shomei-train nnue").chain(args.iter().map(String::as_str)).collect::<Vec<_>>();
+    let Common { data, out, lambda, validation_share, train } = common;
+    Ok(NnueConfig {
+        data,
+        out,
+        lambda,
+        k,
+        validation_share,
+        train,
+        resume,
+        progress,
+        command: command.join(" "),
+    })
+}
+
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{flag}: '{text}' is not a valid number"))
 }
@@ -185,5 +235,29 @@ mod tests {
         assert!(parse_texel(&args("--data a.bin --out p --lambda 2")).is_err());
         assert!(parse_texel(&args("--data a.bin --out p --k 0")).is_err());
         assert!(parse_texel(&args("--data a.bin --out p --bogus")).is_err());
+        assert!(parse_texel(&args("--data a.bin --out p --resume x")).is_err(), "nnue's flag");
+    }
+
+    #[test]
+    fn nnue_flags_and_defaults() {
+        let c = parse_nnue(&args("--data a.bin --out n.nnue --k 400 --resume n.nnue.ckpt --no-progress"))
+            .unwrap();
+        assert_eq!(
+            (c.k, c.lambda, c.train.lr, c.train.batch_size, c.progress),
+            (400.0, 0.75, 1e-3, 16_384, false)
+        );
+        assert_eq!(c.resume, Some(PathBuf::from("n.nnue.ckpt")));
+        assert_eq!(c.beside_out(".svg"), PathBuf::from("n.nnue.svg"));
+        assert_eq!(
+            c.command,
+            "shomei-train nnue --data a.bin --out n.nnue --k 400 --resume n.nnue.ckpt --no-progress"
+        );
+        let e = parse_nnue(&args("--data a.bin --out n --epochs x")).unwrap_err();
+        assert!(e.starts_with("--epochs: 'x' is not a valid number"), "{e}");
+        assert!(parse_nnue(&args("--out n")).unwrap_err().starts_with("--data is needed"));
+        assert!(parse_nnue(&args("--data a.bin --out n --freeze PAWN")).is_err(), "texel's flag");
+        assert!(parse_nnue(&args("--data a.bin --out n --lr"))
+            .unwrap_err()
+            .starts_with("--lr needs a value"));
     }
 }
