@@ -32,6 +32,9 @@ use shomei::Position;
 /// Positions per chunk of work.
 pub const CHUNK: usize = 256;
 
+/// Neurons summed together in registers.
+const LANES: usize = 32;
+
 /// Real and factor feature weights are kept within +-`FT_WEIGHT_CLIP`, so a merged weight is
 /// within +-1.98 and quantises (times `QA` = 255, rounded) to at most 505.
 pub const FT_WEIGHT_CLIP: f32 = 0.99;
@@ -207,13 +210,34 @@ impl Model {
     /// The accumulator of one perspective whose active features are `features`, into `acc`.
     #[inline]
     pub fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
-        acc.copy_from_slice(self.ft_bias());
-        for &f in features {
-            let f = f as usize;
-            add(acc, self.row(f));
-            if let Some(r) = self.shape.factor_row(f) {
-                add(acc, self.row(r));
+        if self.shape.hidden.is_multiple_of(LANES) {
+            self.accumulate_by::<LANES>(features, acc)
+        } else {
+            self.accumulate_by::<1>(features, acc)
+        }
+    }
+
+    /// `accumulate`, `N` neurons at a time (`N` dividing `hidden`) summed over all the rows in
+    /// registers. Each neuron's sum is taken in the same order whatever `N`: the bias, then each
+    /// feature's real row and factor row.
+    #[inline]
+    fn accumulate_by<const N: usize>(&self, features: &[u16], acc: &mut [f32]) {
+        let h = self.shape.hidden;
+        let lanes = |r: usize, start: usize| -> &[f32; N] {
+            self.params[r * h + start..][..N].try_into().expect("N lanes")
+        };
+        for (start, out) in (0..h).step_by(N).zip(acc.chunks_exact_mut(N)) {
+            let mut sum: [f32; N] = self.ft_bias()[start..start + N].try_into().expect("N lanes");
+            for &f in features {
+                let f = f as usize;
+                let row = lanes(f, start);
+                (0..N).for_each(|i| sum[i] += row[i]);
+                if let Some(r) = self.shape.factor_row(f) {
+                    let row = lanes(r, start);
+                    (0..N).for_each(|i| sum[i] += row[i]);
+                }
             }
+            out.copy_from_slice(&sum);
         }
     }
 
@@ -300,11 +324,15 @@ impl Model {
                 loss += error * error;
                 // d(mean loss) / d(out)
                 let g = 2.0 * error * p * (1.0 - p) * scale / n;
-                let d = &mut d_acc[j * 2 * h..(j + 1) * 2 * h];
-                for (k, (&a, &v)) in acc.iter().zip(v_us.iter().chain(v_them)).enumerate() {
-                    dense[h + k] += g * screlu(a) as f64;
-                    d[k] = g as f32 * v * screlu_slope(a);
-                    dense[k % h] += d[k] as f64;
+                let (d_bias, d_out) = dense.split_at_mut(h);
+                let perspectives = acc.chunks_exact(h).zip([v_us, v_them]);
+                let d_perspectives = d_acc[j * 2 * h..(j + 1) * 2 * h].chunks_exact_mut(h);
+                for (((a, v), d), d_v) in perspectives.zip(d_perspectives).zip(d_out.chunks_exact_mut(h)) {
+                    for i in 0..h {
+                        d_v[i] += g * screlu(a[i]) as f64;
+                        d[i] = g as f32 * v[i] * screlu_slope(a[i]);
+                        d_bias[i] += d[i] as f64;
+                    }
                 }
                 dense[3 * h] += g;
             }
