@@ -40,6 +40,7 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
   --threads T             threads (default: all cores); the result does not depend on it
   --validation-share S    share of the games held out (default 0.1)
   --seed S                seed of the first weights, the split and the shuffles (default 0)
+  --weight-decay W        feature weights shrink by lr * W a step (decoupled; default 0)
   --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
   --no-progress           no progress bar (it is drawn when stderr is a terminal)";
 
@@ -181,10 +182,12 @@ pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
 pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
+    let mut weight_decay = 0.0;
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
             "--resume" => resume = Some(PathBuf::from(value()?)),
+            "--weight-decay" => weight_decay = number(flag, &value()?)?,
             "--no-progress" => progress = false,
             _ => return Ok(false),
         }
@@ -200,6 +203,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         k,
         validation_share,
         train,
+        weight_decay,
         resume,
         progress,
         command: command.join(" "),

@@ -282,6 +282,15 @@ impl Model {
         }
     }
 
+    /// Multiplies every feature weight (real and factor rows) by `1 - rate`: decoupled weight
+    /// decay (Loshchilov and Hutter, 2019).
+    pub fn decay(&mut self, rate: f64) {
+        if rate > 0.0 {
+            let keep = (1.0 - rate) as f32;
+            self.params[..self.shape.bias_offset()].iter_mut().for_each(|w| *w *= keep);
+        }
+    }
+
     /// The mean loss over `set` on `threads` threads (0 for no positions).
     pub fn loss(&self, set: Set, threads: usize) -> f64 {
         let n = set.data.len();
@@ -418,5 +427,15 @@ mod tests {
         assert_eq!(m.ft_bias(), &[FT_BIAS_CLIP, -FT_BIAS_CLIP]);
         assert_eq!(m.out_weights(), &[OUT_WEIGHT_CLIP, -OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP, -OUT_WEIGHT_CLIP]);
         assert_eq!(m.out_bias(), OUT_BIAS_CLIP);
+    }
+
+    #[test]
+    fn decay_shrinks_the_feature_weights_only() {
+        let s = Shape { inputs: 4, factors: 2, hidden: 2 };
+        let mut m = Model::zeroed(s);
+        m.params.iter_mut().for_each(|w| *w = 2.0);
+        m.decay(0.25);
+        assert!(m.params[..s.bias_offset()].iter().all(|&w| w == 1.5));
+        assert!(m.params[s.bias_offset()..].iter().all(|&w| w == 2.0));
     }
 }

@@ -30,6 +30,9 @@ pub struct NnueConfig {
     pub validation_share: f64,
     /// The optimiser's settings (`seed` also draws the first weights and the split).
     pub train: TrainOptions,
+    /// Decoupled weight decay of the feature weights: each step multiplies them by
+    /// `1 - lr * weight_decay`.
+    pub weight_decay: f64,
     /// A checkpoint to go on from, instead of fresh weights.
     pub resume: Option<PathBuf>,
     /// Whether to draw a progress bar during each epoch.
@@ -77,6 +80,7 @@ pub fn train_epoch(
     train: Set,
     validation: Option<Set>,
     options: &TrainOptions,
+    weight_decay: f64,
     mut progress: impl FnMut(usize, f64),
 ) -> EpochLoss {
     let begun = Instant::now();
@@ -89,6 +93,7 @@ pub fn train_epoch(
     for batch in order.chunks(options.batch_size.max(1)) {
         loss += state.model.gradient(train, batch, options.threads, &mut grad);
         state.adam.step(&mut state.model.params, &grad, lr, options.threads);
+        state.model.decay(lr * weight_decay);
         state.model.clip();
         done += batch.len();
         progress(done, loss / done as f64);
@@ -224,10 +229,12 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         None => start(Shape::PRODUCTION, options.seed, train, validation, options.threads),
     };
     say!(
-        "nnue: K {k}, lambda {lambda}, {} epochs, lr {} (decay {} per epoch), batch {}, {} threads, seed {}",
+        "nnue: K {k}, lambda {lambda}, {} epochs, lr {} (decay {} per epoch), weight decay {}, batch {}, {} \
+         threads, seed {}",
         options.epochs,
         options.lr,
         options.lr_decay,
+        config.weight_decay,
         options.batch_size,
         options.threads,
         options.seed
@@ -249,7 +256,7 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
     while state.history.last().map_or(0, |e| e.epoch) < options.epochs {
         let mut bar = Bar::new();
         let epoch = state.history.last().map_or(0, |e| e.epoch) + 1;
-        let e = train_epoch(&mut state, train, validation, options, |done, loss| {
+        let e = train_epoch(&mut state, train, validation, options, config.weight_decay, |done, loss| {
             if config.progress {
                 bar.draw(log, epoch, done, train.data.len(), loss);
             }

@@ -28,7 +28,7 @@ fn training_lowers_both_losses_deterministically() {
         let o = options(threads);
         let mut state = start(Shape::PRODUCTION, o.seed, train, validation, threads);
         for epoch in 1..=EPOCHS {
-            train_epoch(&mut state, train, validation, &o, |_, _| {});
+            train_epoch(&mut state, train, validation, &o, 0.0, |_, _| {});
             if resume_after == Some(epoch) {
                 state = Checkpoint::from_bytes(&state.to_bytes()).unwrap();
             }
