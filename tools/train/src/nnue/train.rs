@@ -9,7 +9,9 @@ use super::model::{Model, Set, Shape};
 use super::plot;
 use crate::adam::{AdamF32, TrainOptions};
 use crate::model::sigmoid;
+use shomei::eval::nnue::evaluate_from_scratch;
 use shomei::rng::{splitmix64, Rng};
+use shomei::Position;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -277,6 +279,12 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
     let description = describe(config, &split.per_file, &last, quantised_loss);
     let net = state.model.to_network(&description)?;
     let bytes = net.to_bytes();
+    let start = Position::startpos();
+    say!(
+        "nnue: the start position evaluates {} (float model {:.1})",
+        evaluate_from_scratch(&net, &start),
+        state.model.evaluate_position(&start)
+    );
     std::fs::write(&config.out, &bytes).map_err(|e| format!("cannot write {}: {e}", config.out.display()))?;
     say!(
         "nnue: quantised network's {} loss {quantised_loss:.6}",
@@ -305,13 +313,13 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The network's description: the command line, the data files with their record counts, the
-/// seed, and the final losses.
+/// The network's description, on one line (the engine shows it in a USI `info string`): the
+/// command line, the data files with their record counts, the seed, and the final losses.
 fn describe(config: &NnueConfig, per_file: &[u64], last: &EpochLoss, quantised: f64) -> String {
     let files: Vec<String> =
         config.data.iter().zip(per_file).map(|(p, n)| format!("{} ({n} records)", p.display())).collect();
     format!(
-        "{}\ndata: {}\nseed {}; after epoch {}: train loss {:.6}, validation loss {:.6}, quantised {:.6}",
+        "{}; data: {}; seed {}; after epoch {}: train loss {:.6}, validation loss {:.6}, quantised {:.6}",
         config.command,
         files.join(", "),
         config.train.seed,
