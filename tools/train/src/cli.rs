@@ -1,11 +1,14 @@
-//! The command line: `shomei-train texel ...`.
+//! The command line: `shomei-train texel ...` and `shomei-train nnue ...`.
 
-use crate::texel::{self, KChoice, TexelConfig, TrainOptions};
+use crate::adam::TrainOptions;
+use crate::nnue::train::{self as nnue, NnueConfig};
+use crate::texel::{self, KChoice, TexelConfig};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The help text.
-pub const USAGE: &str = "usage: shomei-train texel --data FILE[,FILE...] --out FILE [options]
+/// The help text of `shomei-train texel`.
+pub const TEXEL_USAGE: &str = "usage: shomei-train texel --data FILE[,FILE...] --out FILE [options]
 Tunes the weights of src/eval/params.rs on shomei gensfen data (Texel's method).
   --data FILE[,FILE...]   gensfen record files
   --out FILE              the tuned weights as NAME = value lines
@@ -22,106 +25,189 @@ Tunes the weights of src/eval/params.rs on shomei gensfen data (Texel's method).
   --seed S                seed of the split and the shuffles (default 0)
   --freeze NAME[,NAME...] params.rs constants left as they are (e.g. PAWN,KING_RANK)";
 
+/// The help text of `shomei-train nnue`.
+pub const NNUE_USAGE: &str = "usage: shomei-train nnue --data FILE[,FILE...] --out NET.nnue [options]
+Trains the engine's network (src/eval/nnue) on shomei gensfen data.
+  --data FILE[,FILE...]   gensfen record files
+  --out NET.nnue          the quantised network; beside it NET.nnue.ckpt (the float state,
+                          saved after every epoch), NET.nnue.csv and NET.nnue.svg (loss curve)
+  --lambda L              target = L * sigmoid(score / K) + (1 - L) * result (default 0.75)
+  --k K                   the sigmoid's scale in centipawns (default 600)
+  --epochs N              total passes over the training positions (default 30)
+  --lr X                  Adam's learning rate (default 0.001)
+  --lr-decay D            the rate is multiplied by D after each epoch (default 0.92)
+  --batch-size B          positions per step (default 16384)
+  --threads T             threads (default: all cores); the result does not depend on it
+  --validation-share S    share of the games held out (default 0.1)
+  --seed S                seed of the first weights, the split and the shuffles (default 0)
+  --weight-decay W        feature weights shrink by lr * W a step (decoupled; default 0)
+  --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
+  --no-progress           no progress bar (it is drawn when stderr is a terminal)";
+
 /// Runs `shomei-train` with `args` (the program name left out).
 pub fn main(args: &[String]) -> ExitCode {
-    match args.first().map(String::as_str) {
-        Some("texel") => match parse_texel(&args[1..]) {
-            Ok(config) => match texel::run(&config, &mut std::io::stderr()) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("shomei-train: {e}");
-                    ExitCode::FAILURE
-                }
-            },
-            Err(e) => {
-                eprintln!("shomei-train: {e}");
-                ExitCode::from(2)
-            }
-        },
+    let usage = format!("{TEXEL_USAGE}\n\n{NNUE_USAGE}");
+    let outcome = match args.first().map(String::as_str) {
+        Some("texel") => parse_texel(&args[1..]).map(|c| texel::run(&c, &mut std::io::stderr()).map(drop)),
+        Some("nnue") => parse_nnue(&args[1..]).map(|c| nnue::run(&c, &mut std::io::stderr()).map(drop)),
         Some("-h" | "--help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
+            println!("{usage}");
+            return ExitCode::SUCCESS;
         }
-        _ => {
-            eprintln!("{USAGE}");
+        _ => Err(usage),
+    };
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("shomei-train: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("shomei-train: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-/// The run the arguments after `texel` describe.
-pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let mut config = TexelConfig {
-        data: Vec::new(),
-        lambda: 0.5,
-        k: KChoice::Fixed(600.0),
-        validation_share: 0.1,
-        train: TrainOptions {
-            epochs: 30,
-            lr: 1.0,
-            lr_decay: 0.9,
-            batch_size: 4096,
-            threads,
-            seed: 0,
-            frozen: Vec::new(),
-        },
-        freeze: Vec::new(),
-        out: PathBuf::new(),
-        snippet: PathBuf::new(),
-    };
-    let mut snippet = None;
+/// What both subcommands take from the same flags.
+#[derive(Clone, Debug, PartialEq)]
+struct Common {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    lambda: f64,
+    validation_share: f64,
+    train: TrainOptions,
+}
+
+/// The next argument, as the value of `flag`.
+type Value<'a> = dyn FnMut() -> Result<String, String> + 'a;
+
+/// Reads `args` into `common`; flags it does not know go to `own(flag, value)`, which says
+/// whether it knew them. Checks the common settings.
+fn parse(
+    args: &[String],
+    usage: &str,
+    common: &mut Common,
+    mut own: impl FnMut(&str, &mut Value) -> Result<bool, String>,
+) -> Result<(), String> {
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{usage}"));
+        let train = &mut common.train;
         match flag.as_str() {
-            "--data" => config.data.extend(value()?.split(',').filter(|s| !s.is_empty()).map(PathBuf::from)),
-            "--out" => config.out = PathBuf::from(value()?),
-            "--snippet" => snippet = Some(PathBuf::from(value()?)),
-            "--lambda" => config.lambda = number(flag, value()?)?,
-            "--k" => config.k = KChoice::Fixed(number(flag, value()?)?),
-            "--fit-k" => config.k = KChoice::Fit,
-            "--epochs" => config.train.epochs = number(flag, value()?)?,
-            "--lr" => config.train.lr = number(flag, value()?)?,
-            "--lr-decay" => config.train.lr_decay = number(flag, value()?)?,
-            "--batch-size" => config.train.batch_size = number(flag, value()?)?,
-            "--threads" => config.train.threads = number(flag, value()?)?,
-            "--validation-share" => config.validation_share = number(flag, value()?)?,
-            "--seed" => config.train.seed = number(flag, value()?)?,
-            "--freeze" => {
-                config.freeze.extend(value()?.split(',').filter(|s| !s.is_empty()).map(String::from))
+            "--data" => common.data.extend(value()?.split(',').filter(|s| !s.is_empty()).map(PathBuf::from)),
+            "--out" => common.out = PathBuf::from(value()?),
+            "--lambda" => common.lambda = number(flag, &value()?)?,
+            "--epochs" => train.epochs = number(flag, &value()?)?,
+            "--lr" => train.lr = number(flag, &value()?)?,
+            "--lr-decay" => train.lr_decay = number(flag, &value()?)?,
+            "--batch-size" => train.batch_size = number(flag, &value()?)?,
+            "--threads" => train.threads = number(flag, &value()?)?,
+            "--validation-share" => common.validation_share = number(flag, &value()?)?,
+            "--seed" => train.seed = number(flag, &value()?)?,
+            "-h" | "--help" => return Err(usage.into()),
+            other => {
+                if !own(other, &mut value)? {
+                    return Err(format!("unknown argument '{other}'\n{usage}"));
+                }
             }
-            "-h" | "--help" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
     }
-    if config.data.is_empty() {
-        return Err(format!("--data is needed\n{USAGE}"));
+    if common.data.is_empty() {
+        return Err(format!("--data is needed\n{usage}"));
     }
-    if config.out.as_os_str().is_empty() {
-        return Err(format!("--out is needed\n{USAGE}"));
+    if common.out.as_os_str().is_empty() {
+        return Err(format!("--out is needed\n{usage}"));
     }
-    config.snippet = snippet.unwrap_or_else(|| {
-        let mut s = config.out.clone().into_os_string();
+    if !(0.0..=1.0).contains(&common.lambda) {
+        return Err("--lambda must be 0 to 1".into());
+    }
+    if !(0.0..1.0).contains(&common.validation_share) {
+        return Err("--validation-share must be at least 0 and below 1".into());
+    }
+    if common.train.threads == 0 || common.train.batch_size == 0 {
+        return Err("--threads and --batch-size must be positive".into());
+    }
+    if !(common.train.lr > 0.0 && common.train.lr_decay > 0.0) {
+        return Err("--lr and --lr-decay must be positive".into());
+    }
+    Ok(())
+}
+
+/// The common settings with their defaults for a subcommand.
+fn defaults(lambda: f64, epochs: usize, lr: f64, lr_decay: f64, batch_size: usize) -> Common {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    Common {
+        data: Vec::new(),
+        out: PathBuf::new(),
+        lambda,
+        validation_share: 0.1,
+        train: TrainOptions { epochs, lr, lr_decay, batch_size, threads, seed: 0 },
+    }
+}
+
+/// Checks `--k`'s value.
+fn positive_k(flag: &str, text: &str) -> Result<f64, String> {
+    let k: f64 = number(flag, text)?;
+    if !(k > 0.0 && k.is_finite()) {
+        return Err("--k must be positive".into());
+    }
+    Ok(k)
+}
+
+/// The run the arguments after `texel` describe.
+pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
+    let mut common = defaults(0.5, 30, 1.0, 0.9, 4096);
+    let (mut k, mut snippet, mut freeze) = (KChoice::Fixed(600.0), None, Vec::new());
+    parse(args, TEXEL_USAGE, &mut common, |flag, value| {
+        match flag {
+            "--k" => k = KChoice::Fixed(positive_k(flag, &value()?)?),
+            "--fit-k" => k = KChoice::Fit,
+            "--snippet" => snippet = Some(PathBuf::from(value()?)),
+            "--freeze" => freeze.extend(value()?.split(',').filter(|s| !s.is_empty()).map(String::from)),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let snippet = snippet.unwrap_or_else(|| {
+        let mut s = common.out.clone().into_os_string();
         s.push(".rs");
         PathBuf::from(s)
     });
-    if !(0.0..=1.0).contains(&config.lambda) {
-        return Err("--lambda must be 0 to 1".into());
-    }
-    if matches!(config.k, KChoice::Fixed(k) if !(k > 0.0 && k.is_finite())) {
-        return Err("--k must be positive".into());
-    }
-    if !(0.0..1.0).contains(&config.validation_share) {
-        return Err("--validation-share must be at least 0 and below 1".into());
-    }
-    if config.train.threads == 0 || config.train.batch_size == 0 {
-        return Err("--threads and --batch-size must be positive".into());
-    }
-    if !(config.train.lr > 0.0 && config.train.lr_decay > 0.0) {
-        return Err("--lr and --lr-decay must be positive".into());
-    }
-    Ok(config)
+    let Common { data, out, lambda, validation_share, train } = common;
+    Ok(TexelConfig { data, lambda, k, validation_share, train, freeze, out, snippet })
+}
+
+/// The run the arguments after `nnue` describe.
+pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
+    let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
+    let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
+    let mut weight_decay = 0.0;
+    parse(args, NNUE_USAGE, &mut common, |flag, value| {
+        match flag {
+            "--k" => k = positive_k(flag, &value()?)?,
+            "--resume" => resume = Some(PathBuf::from(value()?)),
+            "--weight-decay" => weight_decay = number(flag, &value()?)?,
+            "--no-progress" => progress = false,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let command =
+        std::iter::once("shomei-train nnue").chain(args.iter().map(String::as_str)).collect::<Vec<_>>();
+    let Common { data, out, lambda, validation_share, train } = common;
+    Ok(NnueConfig {
+        data,
+        out,
+        lambda,
+        k,
+        validation_share,
+        train,
+        weight_decay,
+        resume,
+        progress,
+        command: command.join(" "),
+    })
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
@@ -153,5 +239,29 @@ mod tests {
         assert!(parse_texel(&args("--data a.bin --out p --lambda 2")).is_err());
         assert!(parse_texel(&args("--data a.bin --out p --k 0")).is_err());
         assert!(parse_texel(&args("--data a.bin --out p --bogus")).is_err());
+        assert!(parse_texel(&args("--data a.bin --out p --resume x")).is_err(), "nnue's flag");
+    }
+
+    #[test]
+    fn nnue_flags_and_defaults() {
+        let c = parse_nnue(&args("--data a.bin --out n.nnue --k 400 --resume n.nnue.ckpt --no-progress"))
+            .unwrap();
+        assert_eq!(
+            (c.k, c.lambda, c.train.lr, c.train.batch_size, c.progress),
+            (400.0, 0.75, 1e-3, 16_384, false)
+        );
+        assert_eq!(c.resume, Some(PathBuf::from("n.nnue.ckpt")));
+        assert_eq!(c.beside_out(".svg"), PathBuf::from("n.nnue.svg"));
+        assert_eq!(
+            c.command,
+            "shomei-train nnue --data a.bin --out n.nnue --k 400 --resume n.nnue.ckpt --no-progress"
+        );
+        let e = parse_nnue(&args("--data a.bin --out n --epochs x")).unwrap_err();
+        assert!(e.starts_with("--epochs: 'x' is not a valid number"), "{e}");
+        assert!(parse_nnue(&args("--out n")).unwrap_err().starts_with("--data is needed"));
+        assert!(parse_nnue(&args("--data a.bin --out n --freeze PAWN")).is_err(), "texel's flag");
+        assert!(parse_nnue(&args("--data a.bin --out n --lr"))
+            .unwrap_err()
+            .starts_with("--lr needs a value"));
     }
 }

@@ -74,8 +74,7 @@ impl Dataset {
     /// The target of each position: `lambda` parts the sigmoid of its score, the rest its
     /// result; `k` scales scores as the model's evaluation (`model::sigmoid`).
     pub fn targets(&self, k: f64, lambda: f64) -> Vec<f64> {
-        let blend =
-            |(&s, &r): (&f32, &f32)| lambda * crate::model::sigmoid(s as f64 / k) + (1.0 - lambda) * r as f64;
+        let blend = |(&s, &r): (&f32, &f32)| crate::model::target(s, r, k, lambda);
         self.scores.iter().zip(&self.results).map(blend).collect()
     }
 }
@@ -89,8 +88,21 @@ pub struct LoadStats {
     pub games: u64,
     /// Records whose position would not unpack or whose result was not -1, 0 or 1.
     pub bad: u64,
-    /// Positions whose evaluation is clamped at `EVAL_LIMIT` (no slope to fit).
+    /// Positions left out at `EVAL_LIMIT`: Texel's, whose evaluation is clamped there (no slope
+    /// to fit); the network trainer's, whose search score is a mate score.
     pub clamped: u64,
+}
+
+impl LoadStats {
+    /// What loading found, in a line: records, games, positions kept for training and
+    /// validation, and those left out (the `clamped` ones called `clamped_as`), in `seconds`.
+    pub fn describe(&self, train: usize, validation: usize, clamped_as: &str, seconds: f64) -> String {
+        format!(
+            "{} records in {} games: {train} training and {validation} validation positions ({} unreadable, \
+             {} {clamped_as}) in {seconds:.1} s",
+            self.records, self.games, self.bad, self.clamped
+        )
+    }
 }
 
 /// Training and validation positions.
@@ -114,15 +126,32 @@ pub fn is_validation_game(seed: u64, game: u64, share: f64) -> bool {
     ((draw >> 11) as f64 / (1u64 << 53) as f64) < share
 }
 
-/// Reads `files` (gensfen records), traces every position on `threads` threads and holds out
-/// `validation_share` of the games (drawn from `seed`).
-pub fn load(files: &[PathBuf], validation_share: f64, seed: u64, threads: usize) -> Result<Split, String> {
-    let mut split = Split { train: Dataset::new(), validation: Dataset::new(), stats: LoadStats::default() };
-    let mut game = 0u64;
+/// What `read_blocks` read: the records of each file, and the games told apart.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadCounts {
+    /// Records read from each file, in the order of the files.
+    pub per_file: Vec<u64>,
+    /// Games told apart over all files.
+    pub games: u64,
+}
+
+/// Reads the records of `files` in blocks of at most `BLOCK` (bounding the memory of records
+/// read but not yet processed), telling games apart (a game starts where the ply does not
+/// increase, and with each file) and drawing for each game whether it is held out
+/// (`is_validation_game` with `validation_share` and `seed`); `f(block, held_out)` gets each
+/// block with, for each record, whether its game is held out.
+pub fn read_blocks(
+    files: &[PathBuf],
+    validation_share: f64,
+    seed: u64,
+    mut f: impl FnMut(&[PackedSfenValue], &[bool]),
+) -> Result<ReadCounts, String> {
+    let mut counts = ReadCounts::default();
     for path in files {
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let mut last_ply = None;
+        let mut records = 0;
         loop {
             let mut block = Vec::with_capacity(BLOCK);
             while block.len() < BLOCK {
@@ -138,16 +167,34 @@ pub fn load(files: &[PathBuf], validation_share: f64, seed: u64, threads: usize)
             for r in &block {
                 // A game's plies increase: where they do not, the next game has begun.
                 if last_ply.is_none_or(|p| r.game_ply <= p) {
-                    game += 1;
+                    counts.games += 1;
                 }
                 last_ply = Some(r.game_ply);
-                held_out.push(is_validation_game(seed, game, validation_share));
+                held_out.push(is_validation_game(seed, counts.games, validation_share));
             }
-            split.stats.records += block.len() as u64;
-            add_block(&mut split, &block, &held_out, threads);
+            records += block.len() as u64;
+            f(&block, &held_out);
         }
+        counts.per_file.push(records);
     }
-    split.stats.games = game;
+    Ok(counts)
+}
+
+/// A record's game result for its side to move as a training label: 1 won, 0.5 drawn, 0 lost;
+/// `None` for a result other than -1, 0 or 1.
+pub fn result_label(r: &PackedSfenValue) -> Option<f32> {
+    (-1..=1).contains(&r.game_result).then(|| (r.game_result as f32 + 1.0) / 2.0)
+}
+
+/// Reads `files` (gensfen records), traces every position on `threads` threads and holds out
+/// `validation_share` of the games (drawn from `seed`).
+pub fn load(files: &[PathBuf], validation_share: f64, seed: u64, threads: usize) -> Result<Split, String> {
+    let mut split = Split { train: Dataset::new(), validation: Dataset::new(), stats: LoadStats::default() };
+    let counts = read_blocks(files, validation_share, seed, |block, held_out| {
+        add_block(&mut split, block, held_out, threads)
+    })?;
+    split.stats.records = counts.per_file.iter().sum();
+    split.stats.games = counts.games;
     Ok(split)
 }
 
@@ -167,7 +214,7 @@ fn add_block(split: &mut Split, block: &[PackedSfenValue], held_out: &[bool], th
             .iter()
             .map(|r| {
                 let Ok(pos) = r.position() else { return Outcome::Bad };
-                if !(-1..=1).contains(&r.game_result) {
+                if result_label(r).is_none() {
                     return Outcome::Bad;
                 }
                 let t = trace::trace(&pos);
@@ -184,7 +231,7 @@ fn add_block(split: &mut Split, block: &[PackedSfenValue], held_out: &[bool], th
             Outcome::Clamped => split.stats.clamped += 1,
             Outcome::Good(t) => {
                 let set = if v { &mut split.validation } else { &mut split.train };
-                set.push(&t, r.score as f32, (r.game_result as f32 + 1.0) / 2.0);
+                set.push(&t, r.score as f32, result_label(r).expect("checked"));
             }
         }
     }

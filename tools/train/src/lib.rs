@@ -1,4 +1,4 @@
-//! `shomei-train`: tunes shomei's evaluation on the positions `shomei gensfen` writes.
+//! `shomei-train`: tunes shomei's evaluations on the positions `shomei gensfen` writes.
 //!
 //! `shomei-train texel` fits every weight of the hand-written evaluation (`eval/params.rs`) by
 //! Texel's method: the evaluation of each position, through a sigmoid, should predict a blend of
@@ -11,6 +11,9 @@
 //! - `texel`: the run: fit the sigmoid's scale, then epochs of Adam, reporting both errors.
 //! - `output`: the tuned weights as `NAME = value` text and as Rust for `params.rs`.
 //! - `cli`: the command line.
+//!
+//! `shomei-train nnue` fits the engine's neural network (`shomei::eval::nnue`) to the same data:
+//! see the `nnue` module.
 
 #![warn(missing_docs)]
 
@@ -18,5 +21,6 @@ pub mod adam;
 pub mod cli;
 pub mod data;
 pub mod model;
+pub mod nnue;
 pub mod output;
 pub mod texel;

@@ -2,6 +2,7 @@
 //! squared error between the sigmoid of the evaluation and each position's target with Adam on
 //! shuffled mini-batches, reporting the training and validation errors after every epoch.
 
+pub use crate::adam::TrainOptions;
 use crate::adam::{step_scales, Adam};
 use crate::data;
 use crate::model::{fit_k, Model, Set, K_RANGE};
@@ -21,25 +22,6 @@ pub enum KChoice {
     Fit,
 }
 
-/// The optimiser's settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrainOptions {
-    /// Passes over the training positions.
-    pub epochs: usize,
-    /// Adam's learning rate, in hundredths of each weight group's size (`adam::step_scales`).
-    pub lr: f64,
-    /// The learning rate is multiplied by this after each epoch.
-    pub lr_decay: f64,
-    /// Positions per step.
-    pub batch_size: usize,
-    /// Threads.
-    pub threads: usize,
-    /// Seed of the shuffles.
-    pub seed: u64,
-    /// Weights left as they are, by index.
-    pub frozen: Vec<bool>,
-}
-
 /// The errors after one epoch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Epoch {
@@ -55,7 +37,7 @@ pub struct Epoch {
     pub seconds: f64,
 }
 
-/// Fits `weights` to `train` with Adam; `report` is called with the errors before the first
+/// Fits `weights` to `train` with Adam, leaving those `frozen` (by index) as they are; `report` is called with the errors before the first
 /// epoch (epoch 0) and after each one. With `validation`, `weights` ends as it was after the
 /// epoch with the lowest validation error (early stopping: on little data the weights go on
 /// fitting the training games after they stop predicting others); that epoch is returned.
@@ -65,6 +47,7 @@ pub fn train(
     validation: Option<Set>,
     weights: &mut [f64],
     options: &TrainOptions,
+    frozen: &[bool],
     mut report: impl FnMut(&Epoch),
 ) -> usize {
     let start = Instant::now();
@@ -87,7 +70,7 @@ pub fn train(
         rng.shuffle(&mut order);
         for batch in order.chunks(options.batch_size.max(1)) {
             let grad = model.gradient(train, batch, weights, options.threads);
-            adam.step(weights, &grad, lr, &scale, &options.frozen);
+            adam.step(weights, &grad, lr, &scale, frozen);
         }
         let e = errors(weights, epoch, lr);
         report(&e);
@@ -111,7 +94,7 @@ pub struct TexelConfig {
     pub k: KChoice,
     /// Share of the games held out for validation.
     pub validation_share: f64,
-    /// The optimiser's settings (`frozen` from `freeze`).
+    /// The optimiser's settings.
     pub train: TrainOptions,
     /// Groups of `params.rs` left as they are, by name.
     pub freeze: Vec<String>,
@@ -148,21 +131,14 @@ pub fn run(config: &TexelConfig, log: &mut impl Write) -> Result<TexelSummary, S
         let _ = writeln!(log, "{text}");
     };
     let threads = config.train.threads;
-    let mut options = config.train.clone();
-    options.frozen = frozen(&config.freeze)?;
+    let options = &config.train;
+    let frozen = frozen(&config.freeze)?;
     let loading = Instant::now();
     let split = data::load(&config.data, config.validation_share, config.train.seed, threads)?;
     let s = &split.stats;
-    say(format!(
-        "texel: {} records in {} games: {} training and {} validation positions ({} unreadable, {} clamped) in {:.1} s",
-        s.records,
-        s.games,
-        split.train.len(),
-        split.validation.len(),
-        s.bad,
-        s.clamped,
-        loading.elapsed().as_secs_f64()
-    ));
+    let seconds = loading.elapsed().as_secs_f64();
+    let found = s.describe(split.train.len(), split.validation.len(), "clamped", seconds);
+    say(format!("texel: {found}"));
     if split.train.is_empty() {
         return Err("no training positions".into());
     }
@@ -197,7 +173,7 @@ pub fn run(config: &TexelConfig, log: &mut impl Write) -> Result<TexelSummary, S
         options.seed
     ));
     let mut epochs = Vec::new();
-    let kept = train(&model, train_set, validation, &mut weights, &options, |e| {
+    let kept = train(&model, train_set, validation, &mut weights, options, &frozen, |e| {
         say(format!(
             "epoch {:>3}  lr {:.3}  train {:.6}  validation {:.6}  {:.1} s",
             e.epoch, e.lr, e.train, e.validation, e.seconds

@@ -2,29 +2,10 @@
 //! and name every weight, and a Rust snippet; the output is the same whatever the thread count;
 //! bad input is refused.
 
+use crate::shared::{temp_dir, tiny_data};
 use shomei::eval::trace::names;
-use shomei::learn::gensfen::{self, GameConfig, RunConfig};
 use shomei_train::output::parse_params;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shomei-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Four self-play games at depth 1.
-fn tiny_data(dir: &Path) -> PathBuf {
-    let out = dir.join("tiny.bin");
-    let game = GameConfig { seed: 3, depth: Some(1), hash_mb: 4, ..GameConfig::default() };
-    let config =
-        RunConfig { out: out.clone(), game, games: Some(4), positions: None, threads: 1, progress: false };
-    let summary = gensfen::run(&config).unwrap();
-    assert!(summary.positions > 50, "{summary:?}");
-    out
-}
 
 fn train(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_shomei-train")).arg("texel").args(args).output().unwrap()

@@ -28,17 +28,10 @@ fn the_tuner_recovers_known_weights() {
     let set = Set { data: &data, targets: &targets };
 
     let mut weights = start.clone();
-    let options = TrainOptions {
-        epochs: 30,
-        lr: 1.0,
-        lr_decay: 0.9,
-        batch_size: 256,
-        threads: 2,
-        seed: 1,
-        frozen: vec![false; WEIGHT_COUNT],
-    };
+    let options = TrainOptions { epochs: 30, lr: 1.0, lr_decay: 0.9, batch_size: 256, threads: 2, seed: 1 };
     let mut errors = Vec::new();
-    let kept = train(&model, set, None, &mut weights, &options, |e| errors.push(e.train));
+    let free = vec![false; WEIGHT_COUNT];
+    let kept = train(&model, set, None, &mut weights, &options, &free, |e| errors.push(e.train));
     assert_eq!(kept, options.epochs, "without validation data the last epoch is kept");
     let (before, after) = (errors[0], *errors.last().unwrap());
     eprintln!("{} positions, error {before:.3e} -> {after:.3e}", data.len());
@@ -84,20 +77,13 @@ fn the_epoch_with_the_lowest_validation_error_is_kept() {
         (0..data.len()).map(|i| sigmoid(Model::evaluate(&data.get(i), &w, &values) / model.k)).collect()
     };
     let (targets, contrary) = (targets_for(200.0), targets_for(-200.0));
-    let options = TrainOptions {
-        epochs: 5,
-        lr: 1.0,
-        lr_decay: 1.0,
-        batch_size: 64,
-        threads: 1,
-        seed: 2,
-        frozen: vec![false; WEIGHT_COUNT],
-    };
+    let options = TrainOptions { epochs: 5, lr: 1.0, lr_decay: 1.0, batch_size: 64, threads: 1, seed: 2 };
     let (train_set, validation) =
         (Set { data: &data, targets: &targets }, Set { data: &data, targets: &contrary });
     let mut weights = start.clone();
     let mut epochs = Vec::new();
-    let kept = train(&model, train_set, Some(validation), &mut weights, &options, |e| epochs.push(*e));
+    let free = vec![false; WEIGHT_COUNT];
+    let kept = train(&model, train_set, Some(validation), &mut weights, &options, &free, |e| epochs.push(*e));
     assert!(epochs.last().unwrap().train < epochs[0].train);
     assert!(epochs.last().unwrap().validation > epochs[0].validation);
     assert_eq!(kept, 0);
