@@ -1,6 +1,7 @@
 //! The command line: `shomei-train texel ...` and `shomei-train nnue ...`.
 
 use crate::adam::TrainOptions;
+use crate::nnue::data::Augment;
 use crate::nnue::train::{self as nnue, NnueConfig};
 use crate::texel::{self, KChoice, TexelConfig};
 use std::io::IsTerminal;
@@ -41,8 +42,16 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
   --validation-share S    share of the games held out (default 0.1)
   --seed S                seed of the first weights, the split and the shuffles (default 0)
   --weight-decay W        feature weights shrink by lr * W a step (decoupled; default 0)
+  --augment N             derive N more positions from each training position, each by 1 to
+                          --augment-plies random legal moves (not in check, not ended),
+                          labelled sigmoid(hand evaluation / K) (default 0)
+  --augment-plies P       the most random moves of a derivation (default 4)
+  --augment-limit M       at most M derived positions in all (default: no limit)
+  --augment-weight W      a derived position's loss weight, a record's being 1 (default 1)
   --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
-  --no-progress           no progress bar (it is drawn when stderr is a terminal)";
+  --no-progress           no progress bar (it is drawn when stderr is a terminal)
+The network written is the epoch with the lowest validation loss (the last without validation
+positions); the checkpoint is the last epoch's, and keeps the best one's weights too.";
 
 /// Runs `shomei-train` with `args` (the program name left out).
 pub fn main(args: &[String]) -> ExitCode {
@@ -182,17 +191,27 @@ pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
 pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
-    let mut weight_decay = 0.0;
+    let (mut weight_decay, mut augment) = (0.0, Augment::NONE);
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
             "--resume" => resume = Some(PathBuf::from(value()?)),
             "--weight-decay" => weight_decay = number(flag, &value()?)?,
+            "--augment" => augment.copies = number(flag, &value()?)?,
+            "--augment-plies" => augment.max_plies = number(flag, &value()?)?,
+            "--augment-limit" => augment.limit = Some(number(flag, &value()?)?),
+            "--augment-weight" => augment.weight = number(flag, &value()?)?,
             "--no-progress" => progress = false,
             _ => return Ok(false),
         }
         Ok(true)
     })?;
+    if augment.max_plies == 0 {
+        return Err("--augment-plies must be positive".into());
+    }
+    if !(augment.weight >= 0.0 && augment.weight.is_finite()) {
+        return Err("--augment-weight must be 0 or more".into());
+    }
     let command =
         std::iter::once("shomei-train nnue").chain(args.iter().map(String::as_str)).collect::<Vec<_>>();
     let Common { data, out, lambda, validation_share, train } = common;
@@ -204,6 +223,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         validation_share,
         train,
         weight_decay,
+        augment,
         resume,
         progress,
         command: command.join(" "),
@@ -251,6 +271,15 @@ mod tests {
             (400.0, 0.75, 1e-3, 16_384, false)
         );
         assert_eq!(c.resume, Some(PathBuf::from("n.nnue.ckpt")));
+        assert_eq!(c.augment, Augment::NONE);
+        let a = parse_nnue(&args(
+            "--data a.bin --out n --augment 8 --augment-plies 2 --augment-limit 1000 --augment-weight 0.5",
+        ))
+        .unwrap()
+        .augment;
+        assert_eq!(a, Augment { copies: 8, max_plies: 2, limit: Some(1000), weight: 0.5 });
+        assert!(parse_nnue(&args("--data a.bin --out n --augment-plies 0")).is_err());
+        assert!(parse_nnue(&args("--data a.bin --out n --augment-weight -1")).is_err());
         assert_eq!(c.beside_out(".svg"), PathBuf::from("n.nnue.svg"));
         assert_eq!(
             c.command,

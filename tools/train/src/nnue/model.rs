@@ -148,8 +148,19 @@ pub struct Set<'a> {
     pub data: &'a Positions,
     /// Each position's target, 0 to 1.
     pub targets: &'a [f32],
+    /// Each position's weight in the loss, if not all 1: a position's loss is its weight times
+    /// its squared error, a batch's the sum over its positions divided by their number.
+    pub weights: Option<&'a [f32]>,
     /// Evaluations (engine units) are divided by this before the sigmoid.
     pub k: f64,
+}
+
+impl Set<'_> {
+    /// Position `i`'s weight in the loss.
+    #[inline]
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.map_or(1.0, |w| w[i] as f64)
+    }
 }
 
 impl Model {
@@ -291,7 +302,7 @@ impl Model {
         }
     }
 
-    /// The mean loss over `set` on `threads` threads (0 for no positions).
+    /// The mean (weighted) loss over `set` on `threads` threads (0 for no positions).
     pub fn loss(&self, set: Set, threads: usize) -> f64 {
         let n = set.data.len();
         let scale = OUTPUT_SCALE as f64 / set.k;
@@ -299,7 +310,7 @@ impl Model {
             range
                 .map(|i| {
                     let out = self.evaluate(set.data.get(i)) as f64 / OUTPUT_SCALE as f64;
-                    (sigmoid(out * scale) - set.targets[i] as f64).powi(2)
+                    set.weight(i) * (sigmoid(out * scale) - set.targets[i] as f64).powi(2)
                 })
                 .sum::<f64>()
         });
@@ -330,9 +341,10 @@ impl Model {
                 let out = self.output(us, them) as f64;
                 let p = sigmoid(out * scale);
                 let error = p - set.targets[i as usize] as f64;
-                loss += error * error;
+                let weight = set.weight(i as usize);
+                loss += weight * error * error;
                 // d(mean loss) / d(out)
-                let g = 2.0 * error * p * (1.0 - p) * scale / n;
+                let g = 2.0 * weight * error * p * (1.0 - p) * scale / n;
                 let (d_bias, d_out) = dense.split_at_mut(h);
                 let perspectives = acc.chunks_exact(h).zip([v_us, v_them]);
                 let d_perspectives = d_acc[j * 2 * h..(j + 1) * 2 * h].chunks_exact_mut(h);

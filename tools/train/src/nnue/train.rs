@@ -1,10 +1,11 @@
-//! A network training run: load the positions, start from seeded weights (or a checkpoint),
-//! then epochs of Adam on shuffled mini-batches with the learning rate decayed per epoch,
-//! reporting the training and validation losses after each epoch, saving a checkpoint and the
-//! loss curve as it goes, and at the end writing the quantised network.
+//! A network training run: load the positions (and derive more from the training ones, if
+//! asked: `data::augment`), start from seeded weights (or a checkpoint), then epochs of Adam on
+//! shuffled mini-batches with the learning rate decayed per epoch, reporting the training and
+//! validation losses after each epoch, saving a checkpoint and the loss curve as it goes, and
+//! at the end writing the quantised network of the epoch with the lowest validation loss.
 
-use super::checkpoint::{Checkpoint, EpochLoss};
-use super::data::{self, Positions};
+use super::checkpoint::{best_epoch, Best, Checkpoint, EpochLoss};
+use super::data::{self, Augment, Positions};
 use super::model::{Model, Set, Shape};
 use super::plot;
 use crate::adam::{AdamF32, TrainOptions};
@@ -35,6 +36,8 @@ pub struct NnueConfig {
     /// Decoupled weight decay of the feature weights: each step multiplies them by
     /// `1 - lr * weight_decay`.
     pub weight_decay: f64,
+    /// Positions derived from the training positions, labelled by the hand evaluation.
+    pub augment: Augment,
     /// A checkpoint to go on from, instead of fresh weights.
     pub resume: Option<PathBuf>,
     /// Whether to draw a progress bar during each epoch.
@@ -70,13 +73,14 @@ pub fn start(shape: Shape, seed: u64, train: Set, validation: Option<Set>, threa
         speed: 0.0,
     };
     let adam = AdamF32::new(model.params.len());
-    Checkpoint { model, adam, history: vec![first] }
+    Checkpoint { model, adam, history: vec![first], best: None }
 }
 
 /// The next epoch of `state` (its history's last plus one): every training position once, in
 /// an order drawn from the seed and the epoch, in batches of `options.batch_size`, each an
 /// Adam step then a clip. `progress` is told after each batch the positions done and the
-/// running mean loss. The epoch's losses are added to the history and returned.
+/// running mean loss. The epoch's losses are added to the history and returned; if it is the
+/// best epoch so far (`best_epoch`), its model is kept as `state.best`.
 pub fn train_epoch(
     state: &mut Checkpoint,
     train: Set,
@@ -110,14 +114,19 @@ pub fn train_epoch(
         speed: done as f64 / trained.max(1e-9),
     };
     state.history.push(e);
+    if best_epoch(&state.history, validation.is_some()) == Some(epoch) {
+        state.best = Some(Best { epoch, model: state.model.clone() });
+    }
     e
 }
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NnueSummary {
-    /// Positions fitted.
+    /// Positions fitted, derived ones included.
     pub train_positions: usize,
+    /// Of which derived (`data::augment`).
+    pub derived_positions: usize,
     /// Positions held out.
     pub validation_positions: usize,
     /// The losses before training (epoch 0) and after each epoch.
@@ -125,6 +134,8 @@ pub struct NnueSummary {
     /// The loss of predicting the mean training target everywhere, on the validation positions
     /// (training positions without any).
     pub constant_loss: f64,
+    /// The epoch exported: the one with the lowest validation loss (`best_epoch`).
+    pub exported_epoch: usize,
     /// The validation (or training) loss of the quantised network (the float model on the
     /// quantisation grid, as the engine computes it).
     pub quantised_loss: f64,
@@ -183,7 +194,9 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
     }
     let options = &config.train;
     let loading = Instant::now();
-    let split = data::load(&config.data, config.validation_share, options.seed, options.threads)?;
+    let augment = &config.augment;
+    let mut split =
+        data::load(&config.data, config.validation_share, options.seed, options.threads, augment.copies > 0)?;
     let s = &split.stats;
     let seconds = loading.elapsed().as_secs_f64();
     let found = s.describe(split.train.len(), split.validation.len(), "with mate scores", seconds);
@@ -191,13 +204,43 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
     if split.train.is_empty() {
         return Err("no training positions".into());
     }
+    let real = split.train.len();
+    let mut derived = 0;
+    if augment.copies > 0 {
+        let planned = augment.planned(real);
+        // Each position also has its target, and its weight if not 1.
+        let bytes = Positions::BYTES_PER_POSITION + if augment.weight != 1.0 { 8 } else { 4 };
+        say!(
+            "nnue: augment: deriving up to {planned} positions ({} per training position, 1 to {} random \
+             moves{}), about {:.0} MB",
+            augment.copies,
+            augment.max_plies,
+            augment.limit.map_or(String::new(), |l| format!(", at most {l} in all")),
+            (planned * bytes) as f64 / 1e6
+        );
+        let records = std::mem::take(&mut split.train_records);
+        let a = data::augment(&mut split.train, &records, augment, options.seed, options.threads);
+        derived = a.derived();
+        say!(
+            "nnue: augment: {derived} positions added in {:.1} s ({} dropped: in check or without a legal \
+             move{}); {} training positions in all",
+            a.seconds,
+            a.skipped,
+            if a.capped > 0 { format!("; {} not tried: over the limit", a.capped) } else { String::new() },
+            split.train.len()
+        );
+    }
     let (k, lambda) = (config.k, config.lambda);
     let (train_targets, validation_targets) =
-        (split.train.targets(k, lambda), split.validation.targets(k, lambda));
-    let train = Set { data: &split.train, targets: &train_targets, k };
+        (split.train.augmented_targets(real, k, lambda), split.validation.targets(k, lambda));
+    let train_weights: Option<Vec<f32>> = (derived > 0 && augment.weight != 1.0).then(|| {
+        (0..split.train.len()).map(|i| if i < real { 1.0 } else { augment.weight as f32 }).collect()
+    });
+    let train = Set { data: &split.train, targets: &train_targets, weights: train_weights.as_deref(), k };
     let validation = (!split.validation.is_empty()).then_some(Set {
         data: &split.validation,
         targets: &validation_targets,
+        weights: None,
         k,
     });
     let (baseline_data, baseline): (&Positions, &[f32]) =
@@ -231,12 +274,13 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         None => start(Shape::PRODUCTION, options.seed, train, validation, options.threads),
     };
     say!(
-        "nnue: K {k}, lambda {lambda}, {} epochs, lr {} (decay {} per epoch), weight decay {}, batch {}, {} \
-         threads, seed {}",
+        "nnue: K {k}, lambda {lambda}, {} epochs, lr {} (decay {} per epoch), weight decay {}, derived \
+         positions' weight {}, batch {}, {} threads, seed {}",
         options.epochs,
         options.lr,
         options.lr_decay,
         config.weight_decay,
+        augment.weight,
         options.batch_size,
         options.threads,
         options.seed
@@ -273,17 +317,35 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         write(&svg, &plot::svg(&state.history, &title))?;
     }
 
-    let snapped = state.model.snapped();
-    let quantised_loss = snapped.loss(validation.unwrap_or(train), options.threads);
     let last = *state.history.last().expect("epoch 0");
-    let description = describe(config, &split.per_file, &last, quantised_loss);
-    let net = state.model.to_network(&description)?;
+    let (exported, model) = match &state.best {
+        Some(b) => (b.epoch, &b.model),
+        None => (last.epoch, &state.model),
+    };
+    let chosen = *state.history.iter().find(|e| e.epoch == exported).expect("the exported epoch's losses");
+    match best_epoch(&state.history, validation.is_some()) {
+        Some(best) if best != exported => say!(
+            "nnue: epoch {best} had the lowest validation loss, but its weights were not kept (a checkpoint \
+             of version 1); exporting epoch {exported}"
+        ),
+        _ if validation.is_some() => say!(
+            "nnue: exporting epoch {exported} of {}, the lowest validation loss ({:.6})",
+            last.epoch,
+            chosen.validation
+        ),
+        _ => say!("nnue: exporting epoch {exported}, the last (no validation positions)"),
+    }
+    let snapped = model.snapped();
+    let quantised_loss = snapped.loss(validation.unwrap_or(train), options.threads);
+    let why = if validation.is_some() { "lowest validation loss" } else { "the last" };
+    let description = describe(config, &split.per_file, derived, (&chosen, last.epoch, why), quantised_loss);
+    let net = model.to_network(&description)?;
     let bytes = net.to_bytes();
     let start = Position::startpos();
     say!(
         "nnue: the start position evaluates {} (float model {:.1})",
         evaluate_from_scratch(&net, &start),
-        state.model.evaluate_position(&start)
+        model.evaluate_position(&start)
     );
     std::fs::write(&config.out, &bytes).map_err(|e| format!("cannot write {}: {e}", config.out.display()))?;
     say!(
@@ -300,9 +362,11 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
     );
     Ok(NnueSummary {
         train_positions: split.train.len(),
+        derived_positions: derived,
         validation_positions: split.validation.len(),
         history: state.history,
         constant_loss,
+        exported_epoch: exported,
         quantised_loss,
         bytes: bytes.len(),
     })
@@ -314,18 +378,33 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// The network's description, on one line (the engine shows it in a USI `info string`): the
-/// command line, the data files with their record counts, the seed, and the final losses.
-fn describe(config: &NnueConfig, per_file: &[u64], last: &EpochLoss, quantised: f64) -> String {
+/// command line, the data files with their record counts, the derived positions, the seed, and
+/// the losses of the epoch exported (`exported`: its losses, the epochs run, why it was chosen).
+fn describe(
+    config: &NnueConfig,
+    per_file: &[u64],
+    derived: usize,
+    exported: (&EpochLoss, usize, &str),
+    quantised: f64,
+) -> String {
+    let (epoch, epochs, why) = exported;
     let files: Vec<String> =
         config.data.iter().zip(per_file).map(|(p, n)| format!("{} ({n} records)", p.display())).collect();
+    let augmented = if derived > 0 {
+        format!("; {derived} positions derived by the hand evaluation")
+    } else {
+        String::new()
+    };
     format!(
-        "{}; data: {}; seed {}; after epoch {}: train loss {:.6}, validation loss {:.6}, quantised {:.6}",
+        "{}; data: {}{augmented}; seed {}; epoch {} of {} ({why}): train loss {:.6}, \
+         validation loss {:.6}, quantised {:.6}",
         config.command,
         files.join(", "),
         config.train.seed,
-        last.epoch,
-        last.train,
-        last.validation,
+        epoch.epoch,
+        epochs,
+        epoch.train,
+        epoch.validation,
         quantised
     )
 }

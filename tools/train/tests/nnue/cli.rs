@@ -1,7 +1,8 @@
 //! `shomei-train nnue` end to end on a tiny gensfen file: it writes a network the engine
 //! reads, with its checkpoint, CSV and SVG beside it, and a description naming the command and
-//! the data; the weights are the same with one thread or two, and after a resume; bad input
-//! gets a clear message and a non-zero exit.
+//! the data; the weights are the same with one thread or two, and after a resume; with
+//! `--augment` too, and the network is the epoch of the lowest validation loss in the CSV; bad
+//! input gets a clear message and a non-zero exit.
 
 use crate::shared::{temp_dir, tiny_data};
 use shomei::eval::nnue::Network;
@@ -14,6 +15,11 @@ fn train(args: &[&str]) -> Output {
 
 /// Trains on `data` into `out` with `extra` flags; the network read back.
 fn run(data: &Path, out: &Path, extra: &[&str]) -> Network {
+    run_logged(data, out, extra).0
+}
+
+/// `run`, with the log.
+fn run_logged(data: &Path, out: &Path, extra: &[&str]) -> (Network, String) {
     let mut args =
         vec!["--data", data.to_str().unwrap(), "--out", out.to_str().unwrap(), "--batch-size", "64"];
     args.extend_from_slice(&["--validation-share", "0.25", "--no-progress"]);
@@ -22,7 +28,7 @@ fn run(data: &Path, out: &Path, extra: &[&str]) -> Network {
     let log = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{log}");
     assert!(log.contains("epoch   1") && log.contains("validation loss"), "{log}");
-    Network::from_bytes(&std::fs::read(out).unwrap()).unwrap()
+    (Network::from_bytes(&std::fs::read(out).unwrap()).unwrap(), log.into_owned())
 }
 
 /// The network's weights, without its description.
@@ -40,7 +46,7 @@ fn a_tiny_run_writes_a_network_that_does_not_depend_on_threads() {
     let records = std::fs::metadata(&data).unwrap().len() / 40;
     assert!(one.description.starts_with("shomei-train nnue --data "), "{}", one.description);
     assert!(one.description.contains(&format!("tiny.bin ({records} records)")), "{}", one.description);
-    assert!(one.description.contains("after epoch 2"), "{}", one.description);
+    assert!(one.description.contains(" of 2 (lowest validation loss)"), "{}", one.description);
     let csv = std::fs::read_to_string(dir.join("one.nnue.csv")).unwrap();
     assert_eq!(csv.lines().count(), 4, "{csv}");
     let svg = std::fs::read_to_string(dir.join("one.nnue.svg")).unwrap();
@@ -48,10 +54,42 @@ fn a_tiny_run_writes_a_network_that_does_not_depend_on_threads() {
 
     // One epoch, then a resume to two: the same network as two at once.
     let half = dir.join("half.nnue");
-    assert!(run(&data, &half, &["--epochs", "1", "--threads", "2"]).description.contains("after epoch 1"));
+    assert!(run(&data, &half, &["--epochs", "1", "--threads", "2"]).description.contains("epoch 1 of 1"));
     let ckpt = dir.join("half.nnue.ckpt");
     let resumed = run(&data, &half, &["--epochs", "2", "--resume", ckpt.to_str().unwrap()]);
     assert!(weights(&resumed) == weights(&one), "the resume changed the network");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_augmented_run_exports_its_best_epoch_whatever_the_threads() {
+    let dir = temp_dir("nnue-augment");
+    let data = tiny_data(&dir);
+    let flags = ["--epochs", "4", "--lr", "0.01", "--augment", "2", "--augment-weight", "0.5"];
+    let train = |name: &str, threads: &str| {
+        let mut extra = flags.to_vec();
+        extra.extend_from_slice(&["--threads", threads]);
+        run_logged(&data, &dir.join(name), &extra)
+    };
+    let (one, log) = train("one.nnue", "1");
+    let (two, _) = train("two.nnue", "2");
+    assert!(weights(&one) == weights(&two), "the thread count changed the network");
+    assert!(log.contains("nnue: augment: deriving up to ") && log.contains(" MB"), "{log}");
+    let added: usize = log
+        .split("nnue: augment: ")
+        .nth(2)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(added > 0 && one.description.contains(&format!("; {added} positions derived by")), "{log}");
+    // The epoch of the lowest validation loss in the CSV, the earliest of equals.
+    let csv = std::fs::read_to_string(dir.join("one.nnue.csv")).unwrap();
+    let validation: Vec<f64> =
+        csv.lines().skip(2).map(|l| l.split(',').nth(3).unwrap().parse().unwrap()).collect();
+    let best = (0..validation.len()).fold(0, |b, i| if validation[i] < validation[b] { i } else { b }) + 1;
+    let chosen = format!("epoch {best} of 4 (lowest validation loss)");
+    assert!(one.description.contains(&chosen), "{chosen}: {}", one.description);
+    assert!(log.contains(&format!("nnue: exporting epoch {best} of 4")), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,7 +1,7 @@
 //! The trainer's gradient equals the central finite differences of its loss for every
 //! parameter of a tiny net (12 inputs in 3 buckets of 4, 4 factors, 8 neurons), with most
 //! accumulator values inside screlu's live range (0, 1) and some outside; and it does not
-//! depend on the thread count.
+//! depend on the thread count. Loss weights scale each position's share of both.
 
 use crate::common::uniform;
 use shomei::rng::Rng;
@@ -45,7 +45,7 @@ fn the_gradient_is_the_slope_of_the_loss() {
     let mut rng = Rng::new(17);
     let data = tiny_positions(&mut rng, 24);
     let targets = data.targets(600.0, 0.75);
-    let set = Set { data: &data, targets: &targets, k: 600.0 };
+    let set = Set { data: &data, targets: &targets, weights: None, k: 600.0 };
     let model = tiny_model(&mut rng);
 
     // Where the accumulators lie: mostly inside (0, 1), some on either side.
@@ -122,7 +122,7 @@ fn the_gradient_does_not_depend_on_the_thread_count() {
     let big = tiny_positions(&mut rng, 1100);
     assert!(big.len() > 4 * shomei_train::nnue::model::CHUNK);
     let targets = big.targets(600.0, 0.75);
-    let set = Set { data: &big, targets: &targets, k: 600.0 };
+    let set = Set { data: &big, targets: &targets, weights: None, k: 600.0 };
     let model = tiny_model(&mut rng);
     let batch: Vec<u32> = (0..big.len() as u32).rev().collect();
     let run = |threads: usize| {
@@ -134,4 +134,33 @@ fn the_gradient_does_not_depend_on_the_thread_count() {
     for threads in [2, 3] {
         assert!(one == run(threads), "{threads} threads");
     }
+}
+
+#[test]
+fn weights_scale_each_positions_share_of_the_loss_and_gradient() {
+    let mut rng = Rng::new(19);
+    let data = tiny_positions(&mut rng, 24);
+    let targets = data.targets(600.0, 0.75);
+    let model = tiny_model(&mut rng);
+    let plain = Set { data: &data, targets: &targets, weights: None, k: 600.0 };
+    let (all, half): (Vec<u32>, Vec<u32>) = ((0..24).collect(), (0..12).collect());
+    let gradient = |set: Set, batch: &[u32]| {
+        let mut grad = vec![0.0; SHAPE.len()];
+        let loss = model.gradient(set, batch, 1, &mut grad);
+        (loss, grad)
+    };
+    // Weight 0 on the second half: the gradient of the first half alone, over twice as many.
+    let zeros: Vec<f32> = (0..24).map(|i| if i < 12 { 1.0 } else { 0.0 }).collect();
+    let (loss, grad) = gradient(Set { weights: Some(&zeros), ..plain }, &all);
+    let (half_loss, half_grad) = gradient(plain, &half);
+    assert!((loss - half_loss).abs() < 1e-12, "{loss} vs {half_loss}");
+    for (p, (a, b)) in grad.iter().zip(&half_grad).enumerate() {
+        assert!((a - b / 2.0).abs() <= 1e-6 * b.abs() + 1e-12, "parameter {p}: {a} vs {}", b / 2.0);
+    }
+    // Random weights: the loss is the weighted mean of the positions' losses.
+    let weights: Vec<f32> = (0..24).map(|_| 1.0 + uniform(&mut rng, 1.0)).collect();
+    let weighted = Set { weights: Some(&weights), ..plain };
+    let each: f64 = (0..24).map(|i| weights[i as usize] as f64 * gradient(plain, &[i]).0).sum();
+    assert!((model.loss(weighted, 1) - each / 24.0).abs() < 1e-9);
+    assert!((gradient(weighted, &all).0 - each).abs() < 1e-9);
 }

@@ -4,8 +4,10 @@
 //! - `factors`: factor weights act the same in every king bucket, in floats and integers;
 //! - `training`: the loss falls on synthetic data, identically whatever the thread count and
 //!   across a resume;
+//! - `augment`: positions derived by random moves, labelled by the hand evaluation;
 //! - `cli`: `shomei-train nnue` end to end, and its errors.
 
+mod augment;
 mod cli;
 mod common;
 mod factors;

@@ -1,7 +1,8 @@
 //! On positions of random games labelled by their material balance, training lowers the
 //! training and the validation loss; the result is the same bits with one thread or two, and
 //! after a stop and resume through a checkpoint; the trained net exports and the engine
-//! evaluates as the float model on its grid does.
+//! evaluates as the float model on its grid does. The epoch of the lowest validation loss is
+//! kept with its weights.
 
 use crate::common::{material_positions, random_positions, GRID_BOUND};
 use shomei::eval::nnue::{evaluate_from_scratch, Network};
@@ -22,8 +23,8 @@ fn training_lowers_both_losses_deterministically() {
     let (train_pos, validation_pos) = (random_positions(61, 12, 60), random_positions(62, 3, 60));
     let (train_data, validation_data) = (material_positions(&train_pos), material_positions(&validation_pos));
     let (tt, vt) = (train_data.targets(K, 0.75), validation_data.targets(K, 0.75));
-    let train = Set { data: &train_data, targets: &tt, k: K };
-    let validation = Some(Set { data: &validation_data, targets: &vt, k: K });
+    let train = Set { data: &train_data, targets: &tt, weights: None, k: K };
+    let validation = Some(Set { data: &validation_data, targets: &vt, weights: None, k: K });
     let run = |threads: usize, resume_after: Option<usize>| {
         let o = options(threads);
         let mut state = start(Shape::PRODUCTION, o.seed, train, validation, threads);
@@ -57,4 +58,30 @@ fn training_lowers_both_losses_deterministically() {
         let (engine, grid) = (evaluate_from_scratch(&net, pos) as f32, snapped.evaluate_position(pos));
         assert!((engine - grid).abs() <= GRID_BOUND, "{}: engine {engine}, grid {grid}", pos.to_sfen());
     }
+}
+
+#[test]
+fn the_best_epoch_is_kept_with_its_weights() {
+    // Few training positions and a large step: the validation loss does not fall every epoch.
+    let (train_pos, validation_pos) = (random_positions(63, 2, 40), random_positions(64, 3, 60));
+    let (train_data, validation_data) = (material_positions(&train_pos), material_positions(&validation_pos));
+    let (tt, vt) = (train_data.targets(K, 0.75), validation_data.targets(K, 0.75));
+    let train = Set { data: &train_data, targets: &tt, weights: None, k: K };
+    let validation = Set { data: &validation_data, targets: &vt, weights: None, k: K };
+    let o = TrainOptions { epochs: 8, lr: 2e-2, lr_decay: 1.0, batch_size: 16, threads: 1, seed: 6 };
+    let mut state = start(Shape::PRODUCTION, o.seed, train, Some(validation), 1);
+    for _ in 0..o.epochs {
+        train_epoch(&mut state, train, Some(validation), &o, 0.0, |_, _| {});
+    }
+    let losses: Vec<f64> = state.history.iter().map(|e| e.validation).collect();
+    eprintln!("validation loss by epoch: {losses:.4?}");
+    let best = state.best.as_ref().expect("a best epoch");
+    let lowest = (1..=o.epochs).min_by(|&a, &b| losses[a].total_cmp(&losses[b])).unwrap();
+    assert_eq!(best.epoch, lowest);
+    assert!(best.epoch < o.epochs, "the last epoch was the best: the test shows nothing");
+    // The weights kept are that epoch's: they have its validation loss, to the bit.
+    assert_eq!(best.model.loss(validation, 1), losses[best.epoch]);
+    assert!(best.model != state.model);
+    // A checkpoint keeps them.
+    assert_eq!(Checkpoint::from_bytes(&state.to_bytes()).unwrap().best.as_ref(), Some(best));
 }
