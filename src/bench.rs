@@ -82,7 +82,7 @@ pub fn run(config: &BenchConfig) -> String {
         let pos = Position::from_usi_args(&words).expect("bench positions are valid");
         let (tx, rx) = crossbeam_channel::unbounded();
         let limits = Limits { depth: Some(config.depth), ..Limits::default() };
-        searcher.start(pos, limits, options, std::time::Instant::now(), tx);
+        searcher.start(pos, limits, options.clone(), std::time::Instant::now(), tx);
         let mut nodes = 0;
         for ev in rx.iter() {
             if let SearchEvent::Done { nodes: n, best, .. } = ev {
