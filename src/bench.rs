@@ -2,8 +2,11 @@
 //! table. Its node total is the search's signature: it changes exactly when search behaviour
 //! changes.
 
+use crate::eval::nnue::{self, Network};
 use crate::search::{Limits, SearchEvent, SearchOptions, Searcher};
 use crate::shogi::Position;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions as `position` arguments: openings, middlegames with pieces in hand, endgames.
@@ -44,28 +47,39 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// How the benchmark searches.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BenchConfig {
     /// The depth every position is searched to.
     pub depth: i32,
     /// The transposition table size in MB (cleared before each position).
     pub hash_mb: usize,
+    /// The network that evaluates; by default the engine's default evaluator (the network
+    /// built in, if any, or the hand-written evaluation).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for BenchConfig {
     fn default() -> Self {
-        BenchConfig { depth: 9, hash_mb: 16 }
+        BenchConfig { depth: 9, hash_mb: 16, network: SearchOptions::default().network }
     }
 }
 
 impl BenchConfig {
-    /// `shomei bench [depth]`.
-    pub fn from_args(args: &[String]) -> BenchConfig {
+    /// `shomei bench [depth] [--eval-file FILE]`: the network in FILE evaluates instead of the
+    /// default evaluator. A depth that is not a number is ignored; a file that cannot be used is
+    /// an error.
+    pub fn from_args(args: &[String]) -> Result<BenchConfig, String> {
         let mut c = BenchConfig::default();
-        if let Some(d) = args.first().and_then(|d| d.parse::<i32>().ok()) {
-            c.depth = d.clamp(1, 64);
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            if arg == "--eval-file" {
+                let path = it.next().ok_or("--eval-file needs a file")?;
+                c.network = Some(Arc::new(nnue::load(Path::new(path))?));
+            } else if let Ok(d) = arg.parse::<i32>() {
+                c.depth = d.clamp(1, 64);
+            }
         }
-        c
+        Ok(c)
     }
 }
 
@@ -73,7 +87,7 @@ impl BenchConfig {
 /// `Nodes/second` lines.
 pub fn run(config: &BenchConfig) -> String {
     let mut searcher = Searcher::new(config.hash_mb);
-    let options = SearchOptions::default();
+    let options = SearchOptions { network: config.network.clone(), ..SearchOptions::default() };
     let mut report = String::new();
     let mut total_nodes = 0u64;
     let start = Instant::now();
@@ -82,7 +96,7 @@ pub fn run(config: &BenchConfig) -> String {
         let pos = Position::from_usi_args(&words).expect("bench positions are valid");
         let (tx, rx) = crossbeam_channel::unbounded();
         let limits = Limits { depth: Some(config.depth), ..Limits::default() };
-        searcher.start(pos, limits, options, std::time::Instant::now(), tx);
+        searcher.start(pos, limits, options.clone(), std::time::Instant::now(), tx);
         let mut nodes = 0;
         for ev in rx.iter() {
             if let SearchEvent::Done { nodes: n, best, .. } = ev {

@@ -37,10 +37,16 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
         Some("gensfen") => shomei::learn::gensfen::cli::main(&args[1..]),
-        Some("bench") => {
-            print!("{}", shomei::bench::run(&shomei::bench::BenchConfig::from_args(&args[1..])));
-            ExitCode::SUCCESS
-        }
+        Some("bench") => match shomei::bench::BenchConfig::from_args(&args[1..]) {
+            Ok(config) => {
+                print!("{}", shomei::bench::run(&config));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("bench: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => {
             eprintln!("unknown command '{other}'; run without arguments for the USI loop");
             ExitCode::FAILURE

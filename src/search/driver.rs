@@ -122,6 +122,7 @@ pub(crate) fn run(
         for id in 1..threads {
             let history = helper_histories.pop().unwrap_or_default();
             let (pos, rms, limits, tt, shared) = (pos.clone(), rms.clone(), &limits, &*tt, &*shared);
+            let opts = opts.clone();
             let builder = std::thread::Builder::new().name(format!("search-{id}")).stack_size(64 << 20);
             let handle = builder
                 .spawn_scoped(scope, move || {
@@ -133,7 +134,7 @@ pub(crate) fn run(
                 .expect("a helper thread starts");
             handles.push(handle);
         }
-        let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts, main_history);
+        let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts.clone(), main_history);
         w.main =
             Some(MainThreadDuties { events: events.clone(), node_limit: limits.nodes, last_progress_ms: 0 });
         let mut rms = rms.clone();
@@ -230,7 +231,7 @@ fn search_root(
     #[allow(clippy::needless_range_loop)] // `i` also tells the first move (full window) apart
     for i in pv_idx..rms.len() {
         let m = rms[i].mv;
-        w.pos.do_move(m);
+        w.make_move(m);
         let v = if minimax {
             -w.minimax(depth - 1, 1)
         } else if i == pv_idx {
@@ -242,7 +243,7 @@ fn search_root(
             }
             v
         };
-        w.pos.undo_move();
+        w.unmake_move();
         if w.stopped() {
             break;
         }

@@ -25,14 +25,16 @@ pub mod time;
 mod tt;
 pub mod value;
 
-pub use searcher::{search_value, Searcher};
+pub use searcher::{search_value, search_value_with, Searcher};
 pub use stats::SearchStats;
 pub use time::{Clock, Lateness, TimeBudget, TimeControl, TimeOptions};
 pub use tt::Bound;
 pub use value::{Score, Value};
 
+use crate::eval::nnue::Network;
 use crate::shogi::EnteringKingRule;
 use crate::types::Move;
+use std::sync::Arc;
 
 /// Which search the engine runs; the simpler two exist to check the full one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +80,7 @@ pub struct Limits {
 }
 
 /// Options that shape the search.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Search threads (Lazy SMP): the main thread and helpers.
     pub threads: usize,
@@ -96,6 +98,12 @@ pub struct SearchOptions {
     pub entering_king_rule: EnteringKingRule,
     /// Resign when the best score is at or below minus this.
     pub resign_value: Value,
+    /// The network that evaluates positions; `None`: the hand-written evaluation. By default
+    /// the network built into the binary (`eval::nnue::embedded`), if there is one.
+    pub network: Option<Arc<Network>>,
+    /// Whether the network's accumulators are updated move by move (the default) or computed
+    /// from scratch at every evaluation: a slow reference the updates are checked against.
+    pub incremental: bool,
 }
 
 impl Default for SearchOptions {
@@ -109,6 +117,8 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
             resign_value: 99_999,
+            network: crate::eval::nnue::embedded::network(),
+            incremental: true,
         }
     }
 }

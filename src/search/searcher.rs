@@ -224,10 +224,22 @@ pub fn search_value(
     alpha: Value,
     beta: Value,
 ) -> Value {
+    search_value_with(pos, depth, alpha, beta, SearchOptions { algorithm, ..SearchOptions::default() })
+}
+
+/// `search_value` with other options: their algorithm and evaluation (network or not) count;
+/// threads, time and MultiPV do not.
+pub fn search_value_with(
+    pos: &Position,
+    depth: i32,
+    alpha: Value,
+    beta: Value,
+    opts: SearchOptions,
+) -> Value {
     let tt = TranspositionTable::new(1);
     tt.new_search();
     let shared = Shared::new(1, Instant::now(), None);
-    let opts = SearchOptions { algorithm, ..SearchOptions::default() };
+    let algorithm = opts.algorithm;
     let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts, History::new());
     w.root_depth = depth;
     match algorithm {

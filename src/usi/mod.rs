@@ -163,8 +163,7 @@ impl<W: Write> Engine<W> {
     /// Reports a problem. Only printable ASCII goes out: GUIs read other bytes in their own
     /// code page, and control characters could break their line parsing.
     fn error(&mut self, what: &str) {
-        let clean: String = what.chars().map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect();
-        self.say(&format!("info string error: {clean}"));
+        self.say(&format!("info string error: {}", options::printable(what)));
     }
 
     /// Handles one line, read at `received`. Returns false when the engine should exit.
@@ -209,9 +208,12 @@ impl<W: Write> Engine<W> {
             }
             Command::SetOption { name, value } => {
                 let variant = self.options.variant;
-                if let Err(e) = self.options.set(&name, &value) {
-                    self.error(&e);
-                } else if self.options.variant != variant {
+                match self.options.set(&name, &value) {
+                    Err(e) => self.error(&e),
+                    Ok(Some(report)) => self.say(&format!("info string {}", options::printable(&report))),
+                    Ok(None) => {}
+                }
+                if self.options.variant != variant {
                     // Another game: its own start position, nothing of the other one running.
                     self.finish_search();
                     self.dobutsu.finish();

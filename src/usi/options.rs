@@ -1,7 +1,13 @@
 //! The engine's USI options: their declarations for `usi`, and typed values for `setoption`.
+//!
+//! The evaluation's two options, `EvalFile` and `UseNNUE`, are not declared in the `material`
+//! build, whose evaluation is material alone; there, setting them is an error.
 
+use crate::eval::nnue::{self, Network};
 use crate::search::{SearchAlgorithm, SearchOptions, TimeOptions};
 use crate::shogi::EnteringKingRule;
+use std::path::Path;
+use std::sync::Arc;
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -23,7 +29,16 @@ pub struct Options {
     pub dobutsu_table: String,
     /// Dobutsu: the occurrence of a position that draws the game (4, 3), or 0 for none.
     pub dobutsu_repetition: u32,
+    /// `EvalFile`: `EMBEDDED`, or the path of the network file loaded.
+    pub eval_file: String,
+    /// The network `EvalFile` names (`None`: no network is built in).
+    pub network: Option<Arc<Network>>,
+    /// `UseNNUE`: evaluate with `network` when there is one; false: the hand-written evaluation.
+    pub use_nnue: bool,
 }
+
+/// `EvalFile`'s value for the network built into the binary (the default).
+const EMBEDDED: &str = "<embedded>";
 
 /// `DobutsuRepetition`'s values: the occurrence of a position that draws (Fourfold as
 /// Fairy-Stockfish rules, Threefold as the official rules, Off as Tanaka's analysis).
@@ -61,8 +76,26 @@ impl Default for Options {
             variant: Variant::Shogi,
             dobutsu_table: default_dobutsu_table(),
             dobutsu_repetition: 4,
+            eval_file: EMBEDDED.to_string(),
+            network: nnue::embedded::network(),
+            use_nnue: true,
         }
     }
+}
+
+/// Only printable ASCII of `text` (others become `?`): GUIs read other bytes in their own code
+/// page, and control characters could break their line parsing.
+pub fn printable(text: &str) -> String {
+    text.chars().map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect()
+}
+
+/// The network `EvalFile`'s `value` names: the built-in one (if any) for `EMBEDDED` or an empty
+/// value, otherwise the file at that path.
+fn load_eval_file(value: &str) -> Result<Option<Arc<Network>>, String> {
+    if value.is_empty() || value == EMBEDDED {
+        return Ok(nnue::embedded::network());
+    }
+    nnue::load(Path::new(value)).map(|net| Some(Arc::new(net))).map_err(|e| format!("EvalFile: {e}"))
 }
 
 const HASH_MAX_MB: i64 = 32_768;
@@ -114,7 +147,7 @@ impl Options {
         for n in SearchAlgorithm::NAMES {
             algos.push_str(&format!(" var {n}"));
         }
-        vec![
+        let mut lines = vec![
             spin("USI_Hash", d.hash_mb as i64),
             format!("option name USI_Ponder type check default {}", d.ponder),
             spin("Threads", d.threads as i64),
@@ -141,12 +174,47 @@ impl Options {
                 let vars: String = REPETITION_NAMES.iter().map(|r| format!(" var {}", r.0)).collect();
                 format!("option name DobutsuRepetition type combo default {default}{vars}")
             },
-        ]
+        ];
+        if !cfg!(feature = "material") {
+            lines.push(format!("option name EvalFile type string default {}", d.eval_file));
+            lines.push(format!("option name UseNNUE type check default {}", d.use_nnue));
+        }
+        lines
     }
 
-    /// Applies `setoption name <name> value <value>`; on error the old value is kept.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// What the engine evaluates with, for an `info string` after `EvalFile` or `UseNNUE` is set.
+    pub fn evaluator_report(&self) -> String {
+        match (&self.network, self.use_nnue) {
+            (Some(net), true) => {
+                format!("evaluation: network {} ({})", self.eval_file, printable(&net.description))
+            }
+            (Some(_), false) => {
+                format!("evaluation: hand-written (UseNNUE is false; network {} loaded)", self.eval_file)
+            }
+            (None, _) => "evaluation: hand-written (no network is built in)".to_string(),
+        }
+    }
+
+    /// Applies `setoption name <name> value <value>`; on error the old value is kept. Returns a
+    /// line for the GUI to see, if the option calls for one.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
         match name {
+            "EvalFile" | "UseNNUE" if cfg!(feature = "material") => {
+                return Err(format!("option {name}: the material build evaluates by material alone"))
+            }
+            "EvalFile" => {
+                self.network = load_eval_file(value)?;
+                self.eval_file = if value.is_empty() { EMBEDDED.to_string() } else { value.to_string() };
+                return Ok(Some(self.evaluator_report()));
+            }
+            "UseNNUE" => {
+                self.use_nnue = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("option UseNNUE: '{value}' is not true or false")),
+                };
+                return Ok(Some(self.evaluator_report()));
+            }
             "USI_Hash" => self.hash_mb = parse_spin(name, value)? as usize,
             "USI_Ponder" => {
                 self.ponder = match value {
@@ -193,7 +261,7 @@ impl Options {
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The search's view of the options.
@@ -210,6 +278,8 @@ impl Options {
             max_moves_to_draw: self.max_moves_to_draw,
             entering_king_rule: self.entering_king_rule,
             resign_value: self.resign_value,
+            network: if self.use_nnue { self.network.clone() } else { None },
+            incremental: true,
         }
     }
 }

@@ -1,26 +1,41 @@
 //! The network evaluation (NNUE: an efficiently updatable neural network).
 //!
 //! - `features`: which inputs a position switches on, per perspective (king buckets, mirroring);
-//! - `network`: the quantised weights, their file format and the output layer.
+//! - `network`: the quantised weights, their file format and the output layer;
+//! - `accumulator`: the search's stack of accumulators, updated move by move;
+//! - `embedded`: the network built into the binary, if any, and the default evaluator.
 
+pub mod accumulator;
+pub mod embedded;
 pub mod features;
 pub mod network;
 
+pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::View;
 pub use network::{Network, NetworkError};
 
 use crate::types::Color;
 use crate::Position;
 use network::L1;
+use std::path::Path;
+
+/// Accumulator values `refresh` sums at a time, kept in registers while every feature is added.
+const REFRESH_CHUNK: usize = 64;
 
 /// The accumulator of one perspective computed from scratch: biases plus the weights of every
 /// active feature.
 pub fn refresh(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
-    let mut acc: [i16; L1] = net.ft_bias.as_slice().try_into().expect("L1 biases");
-    for &f in View::of(pos, perspective).active(pos).as_slice() {
-        for (a, w) in acc.iter_mut().zip(net.feature(f)) {
-            *a = a.wrapping_add(*w);
+    let active = View::of(pos, perspective).active(pos);
+    let bias: &[i16; L1] = net.ft_bias.as_slice().try_into().expect("L1 biases");
+    let mut acc = [0; L1];
+    for c in (0..L1).step_by(REFRESH_CHUNK) {
+        let mut v: [i16; REFRESH_CHUNK] = bias[c..c + REFRESH_CHUNK].try_into().expect("a chunk");
+        for &f in active.as_slice() {
+            for (x, w) in v.iter_mut().zip(&net.feature(f)[c..c + REFRESH_CHUNK]) {
+                *x = x.wrapping_add(*w);
+            }
         }
+        acc[c..c + REFRESH_CHUNK].copy_from_slice(&v);
     }
     acc
 }
@@ -30,4 +45,47 @@ pub fn refresh(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
 pub fn evaluate_from_scratch(net: &Network, pos: &Position) -> crate::eval::Value {
     let us = pos.side_to_move();
     net.output(&refresh(net, pos, us), &refresh(net, pos, !us))
+}
+
+/// A network of seeded random weights, within the ranges `Network::check_ranges` accepts: for
+/// tests of the inference and for speed measurements. Its evaluations mean nothing.
+pub fn random_network(seed: u64) -> Network {
+    let mut net = Network::zeroed(&format!("random network, seed {seed}"));
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut uniform = |half_width: i16| rng.below(2 * half_width as usize + 1) as i16 - half_width;
+    for w in net.ft_bias.iter_mut() {
+        *w = uniform(100);
+    }
+    for w in net.ft_weights.iter_mut() {
+        *w = uniform(60);
+    }
+    // 512 output weights of at most 64 keep the sum within `MAX_OUTPUT_WEIGHT_SUM`.
+    for w in net.out_weights.iter_mut() {
+        *w = uniform(64);
+    }
+    net.out_bias = i32::from(uniform(1000));
+    debug_assert_eq!(net.check_ranges(), Ok(()));
+    net
+}
+
+/// Reads and checks the network file at `path`; the error says which file and why.
+pub fn load(path: &Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{} refused: {e}", path.display()))
+}
+
+/// A 64-bit FNV-1a hash of the network's weights (not its description): tells networks apart
+/// where a file name would not, as in the settings `shomei gensfen` records.
+pub fn fingerprint(net: &Network) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for w in net.ft_bias.iter().chain(&net.ft_weights).chain(&net.out_weights) {
+        eat(&w.to_le_bytes());
+    }
+    eat(&net.out_bias.to_le_bytes());
+    h
 }

@@ -170,10 +170,15 @@ impl Network {
     /// Refuses weights with which the integer inference could overflow: an accumulator of
     /// `MAX_ACTIVE` features must fit `i16`, and the output's sum `i32`.
     pub fn check_ranges(&self) -> Result<(), NetworkError> {
-        for i in 0..L1 {
-            let largest =
-                (0..INPUTS).map(|f| i64::from(self.ft_weights[f * L1 + i]).abs()).max().unwrap_or(0);
-            if i64::from(self.ft_bias[i]).abs() + MAX_ACTIVE as i64 * largest > i64::from(i16::MAX) {
+        // Each neuron's largest weight, in one pass over the rows (feature-major, as stored).
+        let mut largest = [0i64; L1];
+        for row in self.ft_weights.chunks_exact(L1) {
+            for (m, &w) in largest.iter_mut().zip(row) {
+                *m = (*m).max(i64::from(w).abs());
+            }
+        }
+        for (&bias, &largest) in self.ft_bias.iter().zip(&largest) {
+            if i64::from(bias).abs() + MAX_ACTIVE as i64 * largest > i64::from(i16::MAX) {
                 return Err(NetworkError::Overflow("feature weights"));
             }
         }

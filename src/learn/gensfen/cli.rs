@@ -1,13 +1,17 @@
 //! `shomei gensfen ...`: the command line of the generator. It writes only to stderr.
 
 use super::{run, GameConfig, RunConfig};
-use std::path::PathBuf;
+use crate::eval::nnue;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 const USAGE: &str = "usage: shomei gensfen (--games N | --positions N) [--out FILE] [--depth D] [--nodes N]
          [--seed S] [--threads T] [--random-plies MIN-MAX] [--eval-limit CP] [--max-ply P] [--hash MB]
+         [--eval-file NET]
 defaults: --out data/gensfen.bin --depth 6 (unless --nodes) --seed 0 --threads (all cores)
           --random-plies 8-16 --eval-limit 3000 --max-ply 320 --hash 16
+          and the engine's default evaluation (the built-in network, if any; NET: a network file)
 Run again with the same settings to resume; FILE.progress records what FILE holds.";
 
 /// Runs `shomei gensfen`; `args` follow the word `gensfen`.
@@ -59,6 +63,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
             "--eval-limit" => config.game.eval_limit = number(flag, value()?)?,
             "--max-ply" => config.game.max_ply = number(flag, value()?)?,
             "--hash" => config.game.hash_mb = number(flag, value()?)?,
+            "--eval-file" => config.game.network = Some(Arc::new(nnue::load(Path::new(value()?))?)),
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
@@ -107,5 +112,26 @@ mod tests {
         {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn eval_file_loads_a_network_that_the_settings_record() {
+        let dir = std::env::temp_dir().join(format!("shomei-gensfen-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.nnue");
+        let net = crate::eval::nnue::random_network(4);
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let c = parse(&args(&format!("--games 1 --eval-file {}", path.display()))).unwrap();
+        assert_eq!(c.game.network.as_deref(), Some(&net));
+        let fingerprint = format!("{:016x}", crate::eval::nnue::fingerprint(&net));
+        assert!(c.game.params().contains(&("network".to_string(), fingerprint)));
+        // Without a network the recorded settings are those of files written before networks.
+        let hand = parse(&args("--games 1")).unwrap();
+        if hand.game.network.is_none() {
+            assert!(hand.game.params().iter().all(|(k, _)| k != "network"));
+        }
+        assert!(parse(&args("--games 1 --eval-file /nonexistent/net.nnue")).is_err());
+        assert!(parse(&args("--games 1 --eval-file")).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -147,7 +147,11 @@ enum Searched {
 /// limit cuts an iteration short.
 fn search(searcher: &mut Searcher, pos: &Position, config: &GameConfig) -> Searched {
     let limits = Limits { depth: config.depth, nodes: config.nodes, ..Limits::default() };
-    let options = SearchOptions { max_moves_to_draw: config.max_ply, ..SearchOptions::default() };
+    let options = SearchOptions {
+        max_moves_to_draw: config.max_ply,
+        network: config.network.clone(),
+        ..SearchOptions::default()
+    };
     let (tx, rx) = crossbeam_channel::unbounded();
     searcher.start(pos.clone(), limits, options, Instant::now(), tx);
     let mut last_pv = None;

@@ -22,6 +22,7 @@ pub mod progress;
 
 pub use game::{game_rng, play_game, Ending, Game};
 
+use crate::eval::nnue::{self, Network};
 use crate::learn::record::{self, RECORD_SIZE};
 use crate::search::{Searcher, Value};
 use progress::Progress;
@@ -30,6 +31,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The settings that decide what each game is.
@@ -49,6 +51,9 @@ pub struct GameConfig {
     pub max_ply: u32,
     /// The search table of each thread, in MB (its size changes what the search finds).
     pub hash_mb: usize,
+    /// The network the search evaluates with (`None`: the hand-written evaluation). By default
+    /// the engine's default evaluator: the network built in, if any.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for GameConfig {
@@ -61,6 +66,7 @@ impl Default for GameConfig {
             eval_limit: 3000,
             max_ply: 320,
             hash_mb: 16,
+            network: crate::search::SearchOptions::default().network,
         }
     }
 }
@@ -93,9 +99,13 @@ impl GameConfig {
         Ok(())
     }
 
-    /// The settings as the progress file records them.
+    /// The settings as the progress file records them. A network is recorded by its weights'
+    /// fingerprint; the hand-written evaluation is not recorded, so files written before networks
+    /// existed resume as they did.
     pub fn params(&self) -> Vec<(String, String)> {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        let network =
+            self.network.as_ref().map(|net| ("network", format!("{:016x}", nnue::fingerprint(net))));
         [
             ("seed", self.seed.to_string()),
             ("depth", opt(self.depth.map(|d| d.to_string()))),
@@ -106,6 +116,7 @@ impl GameConfig {
             ("hash_mb", self.hash_mb.to_string()),
         ]
         .into_iter()
+        .chain(network)
         .map(|(k, v)| (k.to_string(), v))
         .collect()
     }

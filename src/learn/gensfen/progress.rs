@@ -114,7 +114,11 @@ impl Progress {
             }
         }
         if let Some((k, _)) = self.params.iter().find(|(k, _)| !params.iter().any(|(p, _)| p == k)) {
-            return Err(format!("{} records a setting '{k}' this version does not know", path.display()));
+            return Err(format!(
+                "{} records a setting '{k}' this run does not have (an option left out, or one this \
+                 version does not know)",
+                path.display()
+            ));
         }
         Ok(())
     }

@@ -1,7 +1,6 @@
 //! Plain negamax over every legal move: the reference the alpha-beta search is checked against.
 
 use super::Worker;
-use crate::eval::evaluate;
 use crate::search::value::*;
 
 impl Worker<'_> {
@@ -14,7 +13,7 @@ impl Worker<'_> {
         }
         self.count_node();
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         self.seldepth = self.seldepth.max(ply + 1);
         let moves = self.pos.legal_moves();
@@ -23,9 +22,9 @@ impl Worker<'_> {
         }
         let mut best = -INFINITE;
         for &m in moves.iter() {
-            self.pos.do_move(m);
+            self.make_move(m);
             let v = -self.minimax(depth - 1, ply + 1);
-            self.pos.undo_move();
+            self.unmake_move();
             if self.stopped() {
                 return 0;
             }

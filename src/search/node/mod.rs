@@ -3,7 +3,8 @@
 
 mod minimax;
 
-use crate::eval::evaluate;
+use crate::eval::nnue::{AccumulatorStack, Network};
+use crate::eval::params::EVAL_LIMIT;
 use crate::search::history::History;
 use crate::search::ordering::{MovePicker, PickerBuffers, PickerKind};
 use crate::search::params::*;
@@ -17,6 +18,7 @@ use crate::shogi::{Declaration, Position, Sennichite};
 use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// How far back the search looks for a repetition at every node.
 const REPETITION_WINDOW: usize = 16;
@@ -48,9 +50,21 @@ pub(crate) struct MainThreadDuties {
     pub last_progress_ms: u64,
 }
 
+/// A network evaluation's per-thread state: the net and the accumulators of the current line.
+struct NnueState {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+    /// `SearchOptions::incremental`: false evaluates from scratch, as the updates' reference.
+    incremental: bool,
+}
+
 pub(crate) struct Worker<'a> {
     pub id: usize,
+    /// The position searched. Moves are made and taken back through `make_move` and
+    /// `unmake_move` (and the null-move pair), which keep the network's accumulators in step.
     pub pos: Position,
+    /// The network evaluation, when the options name a network; the hand-written one otherwise.
+    nnue: Option<NnueState>,
     pub tt: &'a TranspositionTable,
     pub shared: &'a Shared,
     pub opts: SearchOptions,
@@ -102,16 +116,20 @@ impl<'a> Worker<'a> {
         history: History,
     ) -> Worker<'a> {
         let root_side = pos.side_to_move();
-        let mut static_evals = [0; MAX_PLY + 4];
-        // Plies 2 and 3 compare their evaluation with the root's.
-        static_evals[0] = if pos.in_check() { -INFINITE } else { evaluate(&pos) };
-        Worker {
+        let nnue = opts.network.as_ref().map(|net| {
+            let mut stack = AccumulatorStack::new();
+            stack.reset(net, &pos);
+            NnueState { net: Arc::clone(net), stack, incremental: opts.incremental }
+        });
+        let features = Features::of(opts.algorithm);
+        let mut w = Worker {
             id,
             pos,
+            nnue,
             tt,
             shared,
             opts,
-            features: Features::of(opts.algorithm),
+            features,
             history,
             stats: SearchStats::default(),
             seldepth: 0,
@@ -119,10 +137,66 @@ impl<'a> Worker<'a> {
             root_side,
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            static_evals,
+            static_evals: [0; MAX_PLY + 4],
             lmr: lmr_table(),
             buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
             main: None,
+        };
+        // Plies 2 and 3 compare their evaluation with the root's.
+        w.static_evals[0] = if w.pos.in_check() { -INFINITE } else { w.evaluate() };
+        w
+    }
+
+    /// Plays the legal move `m`. Every move the search makes goes through here.
+    #[inline]
+    pub(crate) fn make_move(&mut self, m: Move) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.push(&self.pos, m);
+        }
+        self.pos.do_move(m);
+    }
+
+    /// Takes back the move `make_move` made last.
+    #[inline]
+    pub(crate) fn unmake_move(&mut self) {
+        self.pos.undo_move();
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+        }
+    }
+
+    /// Passes the turn (not in check).
+    #[inline]
+    fn make_null_move(&mut self) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.push_null();
+        }
+        self.pos.do_null_move();
+    }
+
+    /// Takes back `make_null_move`.
+    #[inline]
+    fn unmake_null_move(&mut self) {
+        self.pos.undo_null_move();
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+        }
+    }
+
+    /// The static evaluation of the current position, from the side to move's point of view:
+    /// the network's (within the hand-written evaluation's bounds) or the hand-written one.
+    #[inline]
+    pub(crate) fn evaluate(&mut self) -> Value {
+        match &mut self.nnue {
+            None => crate::eval::evaluate(&self.pos),
+            Some(n) => {
+                let v = if n.incremental {
+                    n.stack.evaluate(&n.net, &self.pos)
+                } else {
+                    crate::eval::nnue::evaluate_from_scratch(&n.net, &self.pos)
+                };
+                v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            }
         }
     }
 
@@ -224,10 +298,10 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation of the current position, from the table entry when it has one.
     #[inline]
-    fn static_eval(&self, tt_hit: Option<crate::search::tt::TtData>) -> Value {
+    fn static_eval(&mut self, tt_hit: Option<crate::search::tt::TtData>) -> Value {
         match tt_hit {
             Some(e) if e.eval != VALUE_NONE => e.eval,
-            _ => evaluate(&self.pos),
+            _ => self.evaluate(),
         }
     }
 
@@ -273,7 +347,7 @@ impl<'a> Worker<'a> {
                 self.qsearch::<PV>(alpha, beta, ply, 0)
             } else {
                 self.count_node();
-                evaluate(&self.pos)
+                self.evaluate()
             };
         }
         self.count_node();
@@ -282,7 +356,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply + 1);
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let pruning = self.features.pruning;
         let in_check = self.pos.in_check();
@@ -354,9 +428,9 @@ impl<'a> Worker<'a> {
                 let r = NULL_REDUCTION_BASE
                     + depth / NULL_REDUCTION_DIVISOR
                     + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX);
-                self.pos.do_null_move();
+                self.make_null_move();
                 let v = -self.search::<false>(depth - 1 - r, -beta, -beta + 1, ply + 1);
-                self.pos.undo_null_move();
+                self.unmake_null_move();
                 if self.stopped() {
                     return 0;
                 }
@@ -450,7 +524,7 @@ impl<'a> Worker<'a> {
 
             // Step 13. Make the move and search it: the first with the full window, the others
             // with a null window (reduced when late), searched again when they beat alpha.
-            self.pos.do_move(m);
+            self.make_move(m);
             self.tt.prefetch(self.pos.key());
             moves_tried += 1;
             let mut v;
@@ -466,7 +540,7 @@ impl<'a> Worker<'a> {
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1);
                 }
             }
-            self.pos.undo_move();
+            self.unmake_move();
             if self.stopped() {
                 return 0;
             }
@@ -526,12 +600,12 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply + 1);
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let in_check = self.pos.in_check();
         // Checks are answered only for a few plies, so drop-and-check sequences cannot go on.
         if in_check && qply >= QS_CHECK_PLIES {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let key = self.pos.key();
         self.stats.tt_probes += 1;
@@ -583,10 +657,10 @@ impl<'a> Worker<'a> {
             if !in_check && !see_ge(&self.pos, m, QS_SEE_MARGIN) {
                 continue;
             }
-            self.pos.do_move(m);
+            self.make_move(m);
             self.tt.prefetch(self.pos.key());
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qply + 1);
-            self.pos.undo_move();
+            self.unmake_move();
             if self.stopped() {
                 return 0;
             }
