@@ -225,3 +225,26 @@ fn the_colour_swapped_position_evaluates_the_same_for_the_side_to_move() {
     // A net that scored everything alike would pass the above for nothing.
     assert!(values.len() > positions.len() / 4, "{} values", values.len());
 }
+
+/// The network built into the binary loads, is the search's default evaluator, treats the
+/// colours alike, and sees a pawn's worth: the start position is close to level, and the same
+/// position with Black's rook taken off is far better for White.
+#[cfg(not(feature = "material"))]
+#[test]
+fn the_embedded_network_loads_and_is_the_default() {
+    let net = shomei::eval::nnue::embedded::network().expect("a network is built in");
+    assert!(net.check_ranges().is_ok());
+    let default =
+        shomei::search::SearchOptions::default().network.expect("the default uses the built-in net");
+    assert!(std::sync::Arc::ptr_eq(&net, &default));
+    let start = Position::startpos();
+    let level = evaluate_from_scratch(&net, &start);
+    assert!(level.abs() < 150, "start position evaluated {level}");
+    let rookless = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1");
+    let down = evaluate_from_scratch(&net, &rookless);
+    assert!(down < level - 400, "without its rook Black is evaluated {down}, level {level}");
+    for p in random_play("startpos", 7, 40, 60) {
+        let twin = pos(&colour_swapped(&p.to_sfen()));
+        assert_eq!(evaluate_from_scratch(&net, &p), evaluate_from_scratch(&net, &twin));
+    }
+}
