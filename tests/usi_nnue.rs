@@ -125,15 +125,22 @@ fn a_network_file_is_loaded_searched_with_and_switched_off() {
     let dir = temp_dir("good");
     let (path, description) = write_net(&dir, 32);
     let mut e = Engine::spawn();
+    let default = search_signature(&mut e);
+    set(&mut e, "UseNNUE", "false");
     let hand = search_signature(&mut e);
+    set(&mut e, "UseNNUE", "true");
+    let built_in = shomei::eval::nnue::embedded::network().is_some();
+    if (default != hand) != built_in {
+        e.fail("the default evaluator is not the built-in network (or, without one, the hand-written evaluation)");
+    }
 
     let reply = set(&mut e, "EvalFile", &path);
     if reply.contains("error") || !reply.contains(&description) {
         e.fail(&format!("loading the network is not confirmed with its description '{description}'"));
     }
     let with_net = search_signature(&mut e);
-    if with_net == hand {
-        e.fail("the search with the network is the hand-written evaluation's");
+    if with_net == hand || with_net == default {
+        e.fail("the search with the network file is the hand-written evaluation's or the default's");
     }
     expect_legal_bestmove_after_go(&mut e);
 
@@ -148,9 +155,9 @@ fn a_network_file_is_loaded_searched_with_and_switched_off() {
     if search_signature(&mut e) != with_net {
         e.fail("UseNNUE true does not bring the network back");
     }
-    // Back to the default: the hand-written evaluation while no network is built in.
+    // Back to the default: the built-in network (the hand-written evaluation without one).
     set(&mut e, "EvalFile", "<embedded>");
-    if shomei::eval::nnue::embedded::network().is_none() && search_signature(&mut e) != hand {
+    if search_signature(&mut e) != default {
         e.fail("EvalFile <embedded> does not go back to the default evaluator");
     }
     e.quit();
