@@ -138,3 +138,27 @@ fn minimax_and_alpha_beta_with_a_network_agree_with_negamax_over_its_evaluation(
         assert_eq!(alphabeta, deeper, "{sfen}");
     }
 }
+
+/// The search's evaluations run from a copy compiled for AVX2 where the processor has it, and
+/// from the portable loops with `SHOMEI_NO_AVX2` set: the two give the same tree, position by
+/// position (on a processor without AVX2 both runs take the portable loops).
+#[test]
+fn the_avx2_and_portable_evaluations_search_the_same_tree() {
+    let bench = |portable: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shomei"));
+        command.args(["bench", "7"]);
+        if portable {
+            command.env("SHOMEI_NO_AVX2", "1");
+        } else {
+            command.env_remove("SHOMEI_NO_AVX2");
+        }
+        let out = command.output().expect("shomei bench runs");
+        assert!(out.status.success(), "shomei bench failed: {out:?}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let lines: Vec<String> =
+            text.lines().filter(|l| l.starts_with("position")).map(String::from).collect();
+        assert!(lines.len() >= 20, "bench printed too few positions:\n{text}");
+        lines
+    };
+    assert_eq!(bench(false), bench(true));
+}

@@ -218,13 +218,33 @@ impl AccumulatorStack {
     /// The network's evaluation of `pos`, the position at the top of the stack, from the side to
     /// move's point of view: equal to `evaluate_from_scratch`.
     #[inline]
+    #[allow(unsafe_code)] // Calling the AVX2 copy, only where the processor has it.
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> Value {
+        #[cfg(target_arch = "x86_64")]
+        if super::simd::has_avx2() {
+            // SAFETY: this processor has AVX2.
+            return unsafe { self.evaluate_avx2(net, pos) };
+        }
+        self.evaluate_inlined(net, pos)
+    }
+
+    /// `evaluate` with its loops (inlined below) compiled for AVX2: twice as wide as the
+    /// baseline build's SSE2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&mut self, net: &Network, pos: &Position) -> Value {
+        self.evaluate_inlined(net, pos)
+    }
+
+    #[inline(always)]
+    fn evaluate_inlined(&mut self, net: &Network, pos: &Position) -> Value {
         let acc = self.accumulator(net, pos);
         let us = pos.side_to_move().index();
         net.output(&acc.0[us], &acc.0[1 - us])
     }
 
     /// The accumulators of `pos`, the position at the top of the stack, brought up to date.
+    #[inline(always)]
     pub fn accumulator(&mut self, net: &Network, pos: &Position) -> &Accumulator {
         debug_assert_eq!(
             self.entries[self.top].kings,
@@ -244,6 +264,7 @@ impl AccumulatorStack {
     /// computed from scratch instead, and the entries down to that king move (which share the
     /// top's view) are computed backwards from it, so that their other children need no
     /// refresh of their own.
+    #[inline(always)]
     fn update(&mut self, net: &Network, pos: &Position, perspective: Color) {
         let p = perspective.index();
         let mut i = self.top;
@@ -251,7 +272,7 @@ impl AccumulatorStack {
             let (below, here) = (self.entries[i - 1].kings[p], self.entries[i].kings[p]);
             if below != here && View::new(perspective, below) != View::new(perspective, here) {
                 let top = &mut self.entries[self.top];
-                top.acc.0[p] = super::refresh(net, pos, perspective);
+                top.acc.0[p] = super::refresh_inlined(net, pos, perspective);
                 top.computed[p] = true;
                 for j in (i..self.top).rev() {
                     self.step(net, perspective, j + 1, j);
@@ -268,7 +289,7 @@ impl AccumulatorStack {
     /// Computes entry `dst`'s accumulator of `perspective` from its neighbour `src`'s, by the
     /// changes of the upper one of the two: forward (`src` below `dst`) or backward. Both must
     /// share the perspective's view.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, net: &Network, perspective: Color, src: usize, dst: usize) {
         let p = perspective.index();
         let upper = src.max(dst);
@@ -304,7 +325,7 @@ fn row(net: &Network, f: usize) -> &[i16; L1] {
 
 /// `dst = src + sum of the added rows - sum of the removed rows` (at most `MAX_CHANGES` each),
 /// chunk by chunk so that each chunk stays in vector registers while every row is applied.
-#[inline]
+#[inline(always)]
 fn apply(src: &[i16; L1], dst: &mut [i16; L1], net: &Network, added: &[usize], removed: &[usize]) {
     let r = |f: usize| row(net, f);
     match (added, removed) {

@@ -9,6 +9,7 @@ pub mod accumulator;
 pub mod embedded;
 pub mod features;
 pub mod network;
+mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::View;
@@ -25,6 +26,12 @@ const REFRESH_CHUNK: usize = 64;
 /// The accumulator of one perspective computed from scratch: biases plus the weights of every
 /// active feature.
 pub fn refresh(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
+    refresh_inlined(net, pos, perspective)
+}
+
+/// `refresh`, inlined into its callers (`AccumulatorStack::evaluate`'s AVX2 copy among them).
+#[inline(always)]
+fn refresh_inlined(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
     let active = View::of(pos, perspective).active(pos);
     let bias: &[i16; L1] = net.ft_bias.as_slice().try_into().expect("L1 biases");
     let mut acc = [0; L1];

@@ -112,7 +112,7 @@ impl Network {
     }
 
     /// The evaluation from two accumulators: the side to move's and the other side's.
-    #[inline]
+    #[inline(always)]
     pub fn output(&self, us: &[i16; L1], them: &[i16; L1]) -> Value {
         let (w_us, w_them) = self.out_weights.split_at(L1);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
@@ -191,7 +191,7 @@ impl Network {
 }
 
 /// `sum_i clamp(a_i, 0, QA)^2 * w_i`, written so the compiler vectorises it.
-#[inline]
+#[inline(always)]
 fn screlu_dot(a: &[i16; L1], w: &[i16]) -> i32 {
     let w = &w[..L1];
     let mut sum = 0i32;
