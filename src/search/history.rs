@@ -1,5 +1,7 @@
-//! Move-ordering memory of one search thread: killers, counter-moves and history scores.
+//! Move-ordering memory of one search thread: killers, counter-moves and history scores; and,
+//! beside them, the evaluation's correction history.
 
+use super::correction::CorrectionHistory;
 use super::params::{HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
 use super::value::MAX_PLY;
 use crate::shogi::Position;
@@ -26,6 +28,9 @@ pub struct History {
     /// Quiet-move scores given the opponent's previous move: (its piece kind and destination)
     /// by (our moving kind and destination). Colours follow from the side to move.
     continuation: Vec<i32>,
+    /// Corrections to the static evaluation learnt from earlier searches (kept here because,
+    /// like the move scores, they carry over from one search to the next).
+    pub correction: CorrectionHistory,
 }
 
 /// Kinds index 1..=14; slot 0 stands for "no previous move".
@@ -61,6 +66,7 @@ impl History {
             counter: vec![Move::NONE; Piece::COUNT * 81],
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             continuation: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
+            correction: CorrectionHistory::default(),
         }
     }
 

@@ -12,6 +12,7 @@
 //! share; `time` turns a time control into a budget. This file holds only the types the rest
 //! of the crate uses.
 
+mod correction;
 mod driver;
 mod history;
 mod node;

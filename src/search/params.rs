@@ -56,6 +56,15 @@ pub const HISTORY_BONUS_CAP: i32 = 1_600;
 /// A cutoff's history bonus is this times depth squared: deep cutoffs say more.
 pub const HISTORY_BONUS_SCALE: i32 = 16;
 
+/// Correction history (`correction.rs`): entries per side to move; an entry's units per
+/// centipawn of correction and its bound (so at most `LIMIT / GRAIN` centipawns); a search's
+/// bonus is its difference from the static evaluation times depth over the divisor, at most a
+/// quarter of the bound.
+pub const CORRECTION_SIZE: usize = 16_384;
+pub const CORRECTION_GRAIN: i32 = 16;
+pub const CORRECTION_LIMIT: i32 = 1_024;
+pub const CORRECTION_BONUS_DIVISOR: i32 = 8;
+
 /// Capture ordering: victim value times this weight dominates, so the most valuable victim
 /// comes first; promotions add a bonus; the attacker's value, divided down, breaks ties
 /// towards the cheaper attacker.

@@ -305,6 +305,18 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// `raw`, a static evaluation of the current position, plus what the correction history has
+    /// learnt about such positions (in the full search only: the reference searches evaluate
+    /// plainly).
+    #[inline]
+    fn corrected(&self, raw: Value) -> Value {
+        if self.features.pruning {
+            (raw + self.history.correction.correction(&self.pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        } else {
+            raw
+        }
+    }
+
     /// Whether `eval` at `ply` is better than at our previous move, or at the one before it when
     /// we were in check then; with neither known, it counts as improving.
     #[inline]
@@ -403,7 +415,9 @@ impl<'a> Worker<'a> {
 
         // Step 5. Static evaluation, and whether it improved on our previous move's (four plies
         // back when we were in check two plies ago; unknown counts as improving).
-        let eval = if in_check { -INFINITE } else { self.static_eval(tt_hit) };
+        // The table keeps the raw evaluation; the search prunes by the corrected one.
+        let raw_eval = if in_check { VALUE_NONE } else { self.static_eval(tt_hit) };
+        let eval = if in_check { -INFINITE } else { self.corrected(raw_eval) };
         self.static_evals[ply] = eval;
         let improving = !in_check && self.improving(ply, eval);
 
@@ -583,8 +597,23 @@ impl<'a> Worker<'a> {
 
         // Step 16. Store the result in the table.
         let bound = result_bound(best, original_alpha, beta, PV);
-        let stored_eval = if in_check { VALUE_NONE } else { eval };
-        self.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        self.tt.store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+
+        // Step 17. Teach the correction history how far the static evaluation was off, where
+        // the bound says the difference is real and no capture decided it.
+        if pruning
+            && !in_check
+            && (best_move.is_none() || !self.pos.is_capture(best_move))
+            && !is_mate_score(best)
+            && match bound {
+                // A fail high says only "at least best": a correction upwards; a fail low, downwards.
+                Bound::Lower => best > eval,
+                Bound::Upper => best < eval,
+                _ => true,
+            }
+        {
+            self.history.correction.update(&self.pos, depth, best, eval);
+        }
         best
     }
 
@@ -624,12 +653,13 @@ impl<'a> Worker<'a> {
         }
         let original_alpha = alpha;
         let mut best;
-        let eval;
+        let (eval, raw_eval);
         if in_check {
             best = -INFINITE;
-            eval = VALUE_NONE;
+            (eval, raw_eval) = (VALUE_NONE, VALUE_NONE);
         } else {
-            eval = self.static_eval(tt_hit);
+            raw_eval = self.static_eval(tt_hit);
+            eval = self.corrected(raw_eval);
             best = eval;
             if best >= beta {
                 return best;
@@ -683,7 +713,7 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let bound = result_bound(best, original_alpha, beta, PV);
-        self.tt.store(key, best_move, to_tt(best, ply), eval, -1 - qply.min(8), bound);
+        self.tt.store(key, best_move, to_tt(best, ply), raw_eval, -1 - qply.min(8), bound);
         best
     }
 }
