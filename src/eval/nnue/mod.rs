@@ -75,9 +75,15 @@ pub fn random_network(seed: u64) -> Network {
     net
 }
 
-/// Reads and checks the network file at `path`; the error says which file and why.
+/// Reads and checks the network file at `path`; the error says which file and why. No more is
+/// read than the longest network file could hold, so a path such as `/dev/zero` is refused at
+/// once instead of holding the caller (the protocol loop) while it reads.
 pub fn load(path: &Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(network::MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
     Network::from_bytes(&bytes).map_err(|e| format!("{} refused: {e}", path.display()))
 }
 
@@ -95,4 +101,29 @@ pub fn fingerprint(net: &Network) -> u64 {
     }
     eat(&net.out_bias.to_le_bytes());
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An endless file is refused after a bounded read (reading all of it would never end).
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_refused_after_a_bounded_read() {
+        let refused = load(Path::new("/dev/zero")).expect_err("zeros are no network");
+        assert!(refused.contains("no SHOMEINN header"), "{refused}");
+    }
+
+    /// A network file with bytes after its last weight is refused.
+    #[test]
+    fn a_file_longer_than_its_header_says_is_refused() {
+        let path = std::env::temp_dir().join(format!("shomei-long-{}.nnue", std::process::id()));
+        let mut bytes = random_network(3).to_bytes();
+        bytes.push(0);
+        std::fs::write(&path, &bytes).expect("temp file");
+        let refused = load(&path).expect_err("one byte too many");
+        std::fs::remove_file(&path).ok();
+        assert!(refused.contains("its header needs"), "{refused}");
+    }
 }

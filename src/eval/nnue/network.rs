@@ -26,6 +26,10 @@ pub const OUTPUT_SCALE: i32 = 400;
 /// The file format's version.
 pub const VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"SHOMEINN";
+/// The longest description a file may carry.
+pub const MAX_DESCRIPTION: usize = 1 << 16;
+/// The longest network file of this shape: no reader needs more bytes than this to refuse one.
+pub const MAX_FILE_LEN: usize = 24 + MAX_DESCRIPTION + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4;
 
 /// The largest sum of absolute output weights for which the output cannot overflow `i32`: each
 /// activation is at most `QA * QA`.
@@ -70,6 +74,8 @@ pub enum NetworkError {
     },
     /// The description is not UTF-8.
     Description,
+    /// The header gives the description more than `MAX_DESCRIPTION` bytes.
+    DescriptionLength(u32),
     /// Its weights could overflow the integer arithmetic of inference.
     Overflow(&'static str),
 }
@@ -86,6 +92,9 @@ impl fmt::Display for NetworkError {
                 write!(f, "network file of {found} bytes, its header needs {expected}")
             }
             NetworkError::Description => write!(f, "network description is not UTF-8"),
+            NetworkError::DescriptionLength(n) => {
+                write!(f, "network description of {n} bytes, at most {MAX_DESCRIPTION} allowed")
+            }
             NetworkError::Overflow(what) => write!(f, "network {what} could overflow inference"),
         }
     }
@@ -134,6 +143,9 @@ impl Network {
         }
         if inputs as usize != INPUTS || l1 as usize != L1 {
             return Err(NetworkError::Shape(inputs, l1));
+        }
+        if desc_len as usize > MAX_DESCRIPTION {
+            return Err(NetworkError::DescriptionLength(desc_len));
         }
         let expected = 24 + desc_len as usize + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4;
         if bytes.len() != expected {
@@ -262,6 +274,12 @@ mod tests {
         other[8] = 9;
         assert_eq!(Network::from_bytes(&other), Err(NetworkError::Version(9)));
         assert_eq!(Network::from_bytes(b"SHOME"), Err(NetworkError::BadMagic));
+        let mut long = bytes.clone();
+        long[20..24].copy_from_slice(&(MAX_DESCRIPTION as u32 + 1).to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&long),
+            Err(NetworkError::DescriptionLength(MAX_DESCRIPTION as u32 + 1))
+        );
         let mut big = sample();
         big.ft_weights[7 * L1] = 1000;
         assert_eq!(Network::from_bytes(&big.to_bytes()), Err(NetworkError::Overflow("feature weights")));
