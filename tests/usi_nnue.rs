@@ -163,3 +163,30 @@ fn a_network_file_is_loaded_searched_with_and_switched_off() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The node count of the USI `bench` command's report.
+fn bench_nodes(e: &mut Engine) -> String {
+    e.send("bench");
+    let lines = e.collect_until(|l| l.starts_with("Nodes/second"), SEARCH);
+    match lines.iter().find_map(|l| l.strip_prefix("Nodes searched: ")) {
+        Some(n) => n.to_string(),
+        None => e.fail("bench printed no 'Nodes searched'"),
+    }
+}
+
+#[test]
+fn usi_bench_searches_with_the_evaluator_the_options_name() {
+    let mut e = Engine::spawn();
+    let default = bench_nodes(&mut e);
+    set(&mut e, "UseNNUE", "false");
+    let hand = bench_nodes(&mut e);
+    let built_in = shomei::eval::nnue::embedded::network().is_some();
+    if (default != hand) != built_in {
+        e.fail(&format!("bench after UseNNUE false: {hand} nodes, by default {default}"));
+    }
+    set(&mut e, "UseNNUE", "true");
+    if bench_nodes(&mut e) != default {
+        e.fail("bench after UseNNUE true is not the default bench");
+    }
+    e.quit();
+}

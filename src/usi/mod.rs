@@ -268,7 +268,11 @@ impl<W: Write> Engine<W> {
             }
             Command::Bench => {
                 self.finish_search();
-                self.start_job("bench", || bench::run(&bench::BenchConfig::default()).trim_end().to_string());
+                // The evaluator the options name (EvalFile, UseNNUE); the depth, the table and the
+                // single thread are bench's own, so the node count stays the search's signature.
+                let network = self.options.search_options().network;
+                let config = bench::BenchConfig { network, ..bench::BenchConfig::default() };
+                self.start_job("bench", move || bench::run(&config).trim_end().to_string());
             }
             Command::Quit => {
                 self.shutdown();
