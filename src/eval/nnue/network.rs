@@ -29,7 +29,13 @@ const MAGIC: &[u8; 8] = b"SHOMEINN";
 /// The longest description a file may carry.
 pub const MAX_DESCRIPTION: usize = 1 << 16;
 /// The longest network file of this shape: no reader needs more bytes than this to refuse one.
-pub const MAX_FILE_LEN: usize = 24 + MAX_DESCRIPTION + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4;
+pub const MAX_FILE_LEN: usize = file_len(MAX_DESCRIPTION);
+
+/// The length of a file whose description is `description` bytes long: the 24-byte header, the
+/// description, the `i16` weights and the `i32` output bias.
+const fn file_len(description: usize) -> usize {
+    24 + description + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4
+}
 
 /// The largest sum of absolute output weights for which the output cannot overflow `i32`: each
 /// activation is at most `QA * QA`.
@@ -147,7 +153,7 @@ impl Network {
         if desc_len as usize > MAX_DESCRIPTION {
             return Err(NetworkError::DescriptionLength(desc_len));
         }
-        let expected = 24 + desc_len as usize + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4;
+        let expected = file_len(desc_len as usize);
         if bytes.len() != expected {
             return Err(NetworkError::Length { expected, found: bytes.len() });
         }
