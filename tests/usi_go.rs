@@ -385,3 +385,27 @@ fn go_perft_prints_divide_lines_a_blank_line_and_the_total() {
     e.assert_no_line_for(is_bestmove, Duration::from_millis(200));
     e.quit();
 }
+
+/// The singular-extension search runs in a real search: a depth-10 search of an opening position
+/// reports table moves extended for being singular and nodes cut by multi-cut (both counters
+/// stay at zero when the step is switched off or never reached).
+#[test]
+fn deep_search_reports_singular_extensions_and_multi_cuts() {
+    let mut e = Engine::spawn();
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 10");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    let Some(stats) = lines.iter().find(|l| l.starts_with("info string stats depth=10 ")) else {
+        e.fail("no stats line for iteration 10");
+    };
+    let field = |name: &str| -> u64 {
+        stats
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    if field("singular_extensions") == 0 || field("multi_cuts") == 0 {
+        e.fail(&format!("no singular extension or multi-cut in: {stats}"));
+    }
+}

@@ -42,6 +42,13 @@ pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_CAPTURE_MARGIN: i32 = -140;
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 
+/// Singular extension: from this depth, with a table entry at most `SINGULAR_TT_DEPTH_MARGIN`
+/// plies shallower, the other moves are searched to half depth against the table value less
+/// this margin per ply.
+pub const SINGULAR_MIN_DEPTH: i32 = 6;
+pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+pub const SINGULAR_MARGIN_PER_DEPTH: Value = 2;
+
 /// Late-move reductions: reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR.
 pub const LMR_BASE: f64 = 0.5;
 pub const LMR_DIVISOR: f64 = 2.2;

@@ -37,6 +37,10 @@ pub struct SearchStats {
     pub see_prunes: u64,
     /// Checks searched a ply deeper (those that do not simply lose the checking piece).
     pub check_extensions: u64,
+    /// Table moves searched a ply deeper because every other move failed well below them.
+    pub singular_extensions: u64,
+    /// Nodes cut because even without the table move a reduced search failed high.
+    pub multi_cuts: u64,
 }
 
 impl SearchStats {

@@ -77,6 +77,8 @@ pub(crate) struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     static_evals: [Value; MAX_PLY + 4],
+    /// The move a singular-extension search leaves out at each ply (`Move::NONE` normally).
+    excluded: [Move; MAX_PLY + 4],
     lmr: Vec<[i32; 64]>,
     /// Move-picker storage per ply, lent to each node and given back.
     buffers: Vec<PickerBuffers>,
@@ -138,6 +140,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             static_evals: [0; MAX_PLY + 4],
+            excluded: [Move::NONE; MAX_PLY + 4],
             lmr: lmr_table(),
             buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
             main: None,
@@ -372,6 +375,10 @@ impl<'a> Worker<'a> {
         }
         let pruning = self.features.pruning;
         let in_check = self.pos.in_check();
+        // A singular-extension search of this node without its table move: no cutoffs from the
+        // table, no pruning of the node, nothing stored.
+        let excluded = self.excluded[ply];
+        let singular_search = !excluded.is_none();
 
         // Step 2. Mate-distance pruning: no line from here beats a mate already found nearer the root.
         if pruning {
@@ -392,7 +399,7 @@ impl<'a> Worker<'a> {
             if self.pos.is_legal(e.mv) {
                 tt_move = e.mv;
             }
-            if self.features.tt_cutoffs && !PV && e.depth >= depth {
+            if self.features.tt_cutoffs && !PV && !singular_search && e.depth >= depth {
                 let v = from_tt(e.value, ply);
                 if e.bound.cuts(v, alpha, beta) {
                     self.stats.tt_cutoffs += 1;
@@ -404,7 +411,7 @@ impl<'a> Worker<'a> {
         // Step 4. A mate in one ends the search of this node: nothing scores higher. A table
         // entry from the main search means the node was searched before, and its mate in one
         // would have been stored (quiescence does not look for one).
-        if pruning && !in_check && tt_hit.is_none_or(|e| e.depth < 0) {
+        if pruning && !in_check && !singular_search && tt_hit.is_none_or(|e| e.depth < 0) {
             if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
                 let v = mate_in(ply + 1);
                 self.update_pv(ply, m);
@@ -421,7 +428,7 @@ impl<'a> Worker<'a> {
         self.static_evals[ply] = eval;
         let improving = !in_check && self.improving(ply, eval);
 
-        if pruning && !PV && !in_check && !is_mate_score(beta) {
+        if pruning && !PV && !in_check && !singular_search && !is_mate_score(beta) {
             // Step 6. Razoring: far below alpha at the frontier, only captures could save it.
             if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply, 0);
@@ -468,6 +475,9 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
+            if m == excluded {
+                continue;
+            }
             move_count += 1;
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
@@ -512,14 +522,47 @@ impl<'a> Worker<'a> {
             }
             let gives_check = gives_check.unwrap_or_else(|| self.pos.gives_check(m));
 
-            // Step 11. Check extension for checks that do not simply lose the checking piece.
-            let extension =
-                if pruning && gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0) {
-                    self.stats.check_extensions += 1;
-                    1
-                } else {
-                    0
-                };
+            // Step 11. Extensions. Singular: when every move but the table move fails well below
+            // the table's value, that move is forced and searched a ply deeper; when even
+            // without it the node fails high, it is cut at once (multi-cut); when the table move
+            // is merely one of several good ones, it is searched a ply shallower. Otherwise,
+            // checks that do not simply lose the checking piece are extended.
+            let deep_enough = ply < 2 * self.root_depth as usize;
+            let mut extension = 0;
+            if let Some(e) = tt_hit.filter(|e| {
+                pruning
+                    && m == tt_move
+                    && !singular_search
+                    && ply > 0
+                    && depth >= SINGULAR_MIN_DEPTH
+                    && e.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && !is_mate_score(e.value)
+            }) {
+                let tt_value = from_tt(e.value, ply);
+                let singular_beta = tt_value - SINGULAR_MARGIN_PER_DEPTH * depth;
+                self.excluded[ply] = m;
+                let v = self.search::<false>((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+                self.excluded[ply] = Move::NONE;
+                if self.stopped() {
+                    self.give_back(ply, picker);
+                    return 0;
+                }
+                if v < singular_beta {
+                    self.stats.singular_extensions += 1;
+                    extension = deep_enough as i32;
+                } else if singular_beta >= beta {
+                    self.stats.multi_cuts += 1;
+                    self.give_back(ply, picker);
+                    return singular_beta;
+                } else if tt_value >= beta {
+                    extension = -1;
+                }
+            }
+            if extension == 0 && pruning && gives_check && deep_enough && see_ge(&self.pos, m, 0) {
+                self.stats.check_extensions += 1;
+                extension = 1;
+            }
             let new_depth = depth - 1 + extension;
 
             // Step 12. Late-move reduction: quiet moves after the first are searched shallower,
@@ -591,8 +634,12 @@ impl<'a> Worker<'a> {
 
         self.give_back(ply, picker);
         if moves_tried == 0 {
-            // Step 15. No legal move (or all pruned, which cannot happen: the first move is never pruned).
-            return mated_in(ply);
+            // Step 15. No legal move (or all pruned, which cannot happen: the first move is never
+            // pruned), or none but the move a singular search leaves out.
+            return if singular_search { alpha } else { mated_in(ply) };
+        }
+        if singular_search {
+            return best;
         }
 
         // Step 16. Store the result in the table.
