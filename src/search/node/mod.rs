@@ -82,6 +82,9 @@ pub(crate) struct Worker<'a> {
     lmr: Vec<[i32; 64]>,
     /// Move-picker storage per ply, lent to each node and given back.
     buffers: Vec<PickerBuffers>,
+    /// Picker storage for a singular search, which runs at its node's ply while the node's own
+    /// picker holds that ply's buffers (without it, each would allocate fresh ones).
+    singular_buffers: PickerBuffers,
     pub main: Option<MainThreadDuties>,
 }
 
@@ -143,6 +146,7 @@ impl<'a> Worker<'a> {
             excluded: [Move::NONE; MAX_PLY + 4],
             lmr: lmr_table(),
             buffers: (0..MAX_PLY + 1).map(|_| PickerBuffers::default()).collect(),
+            singular_buffers: PickerBuffers::default(),
             main: None,
         };
         // Plies 2 and 3 compare their evaluation with the root's.
@@ -542,7 +546,9 @@ impl<'a> Worker<'a> {
                 let tt_value = from_tt(e.value, ply);
                 let singular_beta = tt_value - SINGULAR_MARGIN_PER_DEPTH * depth;
                 self.excluded[ply] = m;
+                std::mem::swap(&mut self.buffers[ply], &mut self.singular_buffers);
                 let v = self.search::<false>((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+                std::mem::swap(&mut self.buffers[ply], &mut self.singular_buffers);
                 self.excluded[ply] = Move::NONE;
                 if self.stopped() {
                     self.give_back(ply, picker);
