@@ -155,6 +155,26 @@ fn no_repetition_across_a_null_move() {
 }
 
 #[test]
+fn own_previous_move_names_the_piece_even_once_captured() {
+    let name = |p: &Position| p.own_previous_move().map(|(m, piece)| (m.to_string(), piece.sfen()));
+    let mut p = Position::startpos();
+    assert_eq!(name(&p), None, "no move yet");
+    play(&mut p, &["7g7f"]);
+    assert_eq!(name(&p), None, "only the opponent's move");
+    play(&mut p, &["3c3d"]);
+    assert_eq!(name(&p), Some(("7g7f".into(), "P".into())));
+    play(&mut p, &["8h2b+"]);
+    assert_eq!(name(&p), Some(("3c3d".into(), "p".into())));
+    // White takes the promoted bishop that Black's previous move put on 2b.
+    play(&mut p, &["3a2b"]);
+    assert_eq!(name(&p), Some(("8h2b+".into(), "+B".into())));
+    play(&mut p, &["B*4e"]);
+    assert_eq!(name(&p), Some(("3a2b".into(), "s".into())));
+    p.do_null_move();
+    assert_eq!(name(&p), None, "a pass breaks the chain");
+}
+
+#[test]
 fn perpetual_check_loses_for_the_checker() {
     let mut p = pos("8k/4R4/9/9/9/9/9/9/K8 b - 1");
     let cycle = ["5b5a", "1a1b", "5a5b", "1b1a"];

@@ -28,6 +28,8 @@ pub struct History {
     /// Quiet-move scores given the opponent's previous move: (its piece kind and destination)
     /// by (our moving kind and destination). Colours follow from the side to move.
     continuation: Vec<i32>,
+    /// The same given our own previous move (two plies back): which follow-ups work.
+    follow_up: Vec<i32>,
     /// Corrections to the static evaluation learnt from earlier searches (kept here because,
     /// like the move scores, they carry over from one search to the next).
     pub correction: CorrectionHistory,
@@ -53,6 +55,13 @@ fn previous_slot(pos: &Position) -> Option<usize> {
     Some(pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index())
 }
 
+/// Index of our own previous move's (kind, destination), two plies back.
+#[inline]
+fn own_previous_slot(pos: &Position) -> Option<usize> {
+    let (m, piece) = pos.own_previous_move()?;
+    Some(piece.kind().index() * 81 + m.to().index())
+}
+
 impl Default for History {
     fn default() -> Self {
         History::new()
@@ -66,6 +75,7 @@ impl History {
             counter: vec![Move::NONE; Piece::COUNT * 81],
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             continuation: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
+            follow_up: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
             correction: CorrectionHistory::default(),
         }
     }
@@ -75,14 +85,18 @@ impl History {
         (prev * KIND_SLOTS + moving_kind(pos, m)) * 81 + m.to().index()
     }
 
-    /// The ordering score of a quiet move: butterfly history plus continuation history.
+    /// The ordering score of a quiet move: butterfly history plus the continuation histories of
+    /// the opponent's last move and of our own previous one.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
-        let base = self.score(pos.side_to_move(), m);
-        match previous_slot(pos) {
-            Some(prev) => base + self.continuation[Self::continuation_index(prev, pos, m)],
-            None => base,
+        let mut score = self.score(pos.side_to_move(), m);
+        if let Some(prev) = previous_slot(pos) {
+            score += self.continuation[Self::continuation_index(prev, pos, m)];
         }
+        if let Some(own) = own_previous_slot(pos) {
+            score += self.follow_up[Self::continuation_index(own, pos, m)];
+        }
+        score
     }
 
     #[inline]
@@ -107,6 +121,9 @@ impl History {
         Self::nudge(&mut self.butterfly[History::index(pos.side_to_move(), m)], bonus);
         if let Some(p) = previous_slot(pos) {
             Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, m)], bonus);
+        }
+        if let Some(p) = own_previous_slot(pos) {
+            Self::nudge(&mut self.follow_up[Self::continuation_index(p, pos, m)], bonus);
         }
     }
 

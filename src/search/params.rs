@@ -53,8 +53,8 @@ pub const SINGULAR_MARGIN_PER_DEPTH: Value = 2;
 pub const LMR_BASE: f64 = 0.5;
 pub const LMR_DIVISOR: f64 = 2.2;
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// A quiet move's history score (butterfly plus continuation, together within twice
-/// `HISTORY_MAX`) divided by this is taken off its reduction: at most two plies either way.
+/// A quiet move's history score (butterfly plus both continuations, together within three times
+/// `HISTORY_MAX`) divided by this is taken off its reduction: at most three plies either way.
 pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 
 /// History: bonus cap and the gravity limit that keeps scores bounded.

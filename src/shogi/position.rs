@@ -207,6 +207,23 @@ impl Position {
         (!m.is_none()).then_some(m)
     }
 
+    /// The side to move's own previous move (two plies back) and the piece it put on its
+    /// destination, even if the opponent has captured that piece since; `None` near the root or
+    /// when either of the last two plies was a null move.
+    pub fn own_previous_move(&self) -> Option<(Move, Piece)> {
+        let n = self.states.len();
+        if n < 3 {
+            return None;
+        }
+        let (earlier, last) = (&self.states[n - 2], &self.states[n - 1]);
+        if earlier.last_move.is_none() || last.last_move.is_none() {
+            return None;
+        }
+        let to = earlier.last_move.to();
+        let piece = if last.last_move.to() == to { last.captured } else { self.board[to.index()] };
+        Some((earlier.last_move, piece))
+    }
+
     /// The moves made since the root, oldest first.
     pub fn history(&self) -> impl Iterator<Item = Move> + '_ {
         self.states[1..].iter().map(|s| s.last_move)
