@@ -2,7 +2,7 @@
 //! beside them, the evaluation's correction history.
 
 use super::correction::CorrectionHistory;
-use super::params::{HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
+use super::params::{history_bonus, HISTORY_BONUS_CAP, HISTORY_MAX};
 use super::value::MAX_PLY;
 use crate::shogi::Position;
 use crate::types::{Color, Move, Piece};
@@ -129,7 +129,7 @@ impl History {
 
     /// Penalises the quiet moves tried before a capture caused a cutoff.
     pub fn penalize_quiets(&mut self, pos: &Position, tried: &[Move], depth: i32) {
-        let malus = -depth * depth * HISTORY_BONUS_SCALE;
+        let malus = -history_bonus(depth);
         for &m in tried {
             self.nudge_quiet(pos, m, malus);
         }
@@ -149,7 +149,7 @@ impl History {
 
     /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
-        let bonus = depth * depth * HISTORY_BONUS_SCALE;
+        let bonus = history_bonus(depth);
         self.nudge_quiet(pos, best, bonus);
         for &m in tried {
             if m != best {
