@@ -62,6 +62,21 @@ fn own_previous_slot(pos: &Position) -> Option<usize> {
     Some(piece.kind().index() * 81 + m.to().index())
 }
 
+/// The rows of the two continuation tables that a node's quiet moves fall in (the opponent's
+/// last move and our own previous one), found once for all the moves scored or updated together.
+#[derive(Clone, Copy)]
+struct ContinuationRows {
+    opponent: Option<usize>,
+    own: Option<usize>,
+}
+
+impl ContinuationRows {
+    #[inline]
+    fn of(pos: &Position) -> ContinuationRows {
+        ContinuationRows { opponent: previous_slot(pos), own: own_previous_slot(pos) }
+    }
+}
+
 impl Default for History {
     fn default() -> Self {
         History::new()
@@ -80,21 +95,29 @@ impl History {
         }
     }
 
+    /// A quiet move's column in the continuation tables: its (moving kind, destination).
     #[inline]
-    fn continuation_index(prev: usize, pos: &Position, m: Move) -> usize {
-        (prev * KIND_SLOTS + moving_kind(pos, m)) * 81 + m.to().index()
+    fn continuation_column(pos: &Position, m: Move) -> usize {
+        moving_kind(pos, m) * 81 + m.to().index()
+    }
+
+    #[inline]
+    fn continuation_index(row: usize, column: usize) -> usize {
+        row * KIND_SLOTS * 81 + column
     }
 
     /// The ordering score of a quiet move: butterfly history plus the continuation histories of
     /// the opponent's last move and of our own previous one.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
+        let rows = ContinuationRows::of(pos);
+        let column = Self::continuation_column(pos, m);
         let mut score = self.score(pos.side_to_move(), m);
-        if let Some(prev) = previous_slot(pos) {
-            score += self.continuation[Self::continuation_index(prev, pos, m)];
+        if let Some(row) = rows.opponent {
+            score += self.continuation[Self::continuation_index(row, column)];
         }
-        if let Some(own) = own_previous_slot(pos) {
-            score += self.follow_up[Self::continuation_index(own, pos, m)];
+        if let Some(row) = rows.own {
+            score += self.follow_up[Self::continuation_index(row, column)];
         }
         score
     }
@@ -117,21 +140,23 @@ impl History {
     }
 
     /// Moves a quiet move's butterfly and continuation scores by `bonus`.
-    fn nudge_quiet(&mut self, pos: &Position, m: Move, bonus: i32) {
+    fn nudge_quiet(&mut self, pos: &Position, rows: ContinuationRows, m: Move, bonus: i32) {
         Self::nudge(&mut self.butterfly[History::index(pos.side_to_move(), m)], bonus);
-        if let Some(p) = previous_slot(pos) {
-            Self::nudge(&mut self.continuation[Self::continuation_index(p, pos, m)], bonus);
+        let column = Self::continuation_column(pos, m);
+        if let Some(row) = rows.opponent {
+            Self::nudge(&mut self.continuation[Self::continuation_index(row, column)], bonus);
         }
-        if let Some(p) = own_previous_slot(pos) {
-            Self::nudge(&mut self.follow_up[Self::continuation_index(p, pos, m)], bonus);
+        if let Some(row) = rows.own {
+            Self::nudge(&mut self.follow_up[Self::continuation_index(row, column)], bonus);
         }
     }
 
     /// Penalises the quiet moves tried before a capture caused a cutoff.
     pub fn penalize_quiets(&mut self, pos: &Position, tried: &[Move], depth: i32) {
         let malus = -history_bonus(depth);
+        let rows = ContinuationRows::of(pos);
         for &m in tried {
-            self.nudge_quiet(pos, m, malus);
+            self.nudge_quiet(pos, rows, m, malus);
         }
     }
 
@@ -150,10 +175,11 @@ impl History {
     /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
         let bonus = history_bonus(depth);
-        self.nudge_quiet(pos, best, bonus);
+        let rows = ContinuationRows::of(pos);
+        self.nudge_quiet(pos, rows, best, bonus);
         for &m in tried {
             if m != best {
-                self.nudge_quiet(pos, m, -bonus);
+                self.nudge_quiet(pos, rows, m, -bonus);
             }
         }
         let k = &mut self.killers[ply];
