@@ -30,6 +30,9 @@ pub struct History {
     continuation: Vec<i32>,
     /// The same given our own previous move (two plies back): which follow-ups work.
     follow_up: Vec<i32>,
+    /// Capture (and promotion) scores by the piece put down, destination and captured kind (slot 0
+    /// for a promotion that captures nothing): which captures have refuted, beyond their victim.
+    capture: Vec<i32>,
     /// Corrections to the static evaluation learnt from earlier searches (kept here because,
     /// like the move scores, they carry over from one search to the next).
     pub correction: CorrectionHistory,
@@ -91,6 +94,7 @@ impl History {
             killers: [[Move::NONE; 2]; MAX_PLY + 4],
             continuation: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
             follow_up: vec![0; KIND_SLOTS * 81 * KIND_SLOTS * 81],
+            capture: vec![0; Piece::COUNT * 81 * KIND_SLOTS],
             correction: CorrectionHistory::default(),
         }
     }
@@ -151,6 +155,33 @@ impl History {
         }
     }
 
+    #[inline]
+    fn capture_index(pos: &Position, m: Move) -> usize {
+        let victim = pos.piece_on(m.to());
+        let captured = if victim.is_some() { victim.kind().index() } else { 0 };
+        (pos.moved_piece_after(m).index() * 81 + m.to().index()) * KIND_SLOTS + captured
+    }
+
+    /// The history score of a capture or promotion (not a drop).
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        self.capture[Self::capture_index(pos, m)]
+    }
+
+    /// Rewards the capture or promotion that caused a cutoff (`best`, if it is one) and
+    /// penalises the other captures and promotions tried before the cutoff.
+    pub fn update_captures(&mut self, pos: &Position, best: Option<Move>, tried: &[Move], depth: i32) {
+        let bonus = history_bonus(depth);
+        if let Some(b) = best {
+            Self::nudge(&mut self.capture[Self::capture_index(pos, b)], bonus);
+        }
+        for &m in tried {
+            if Some(m) != best {
+                Self::nudge(&mut self.capture[Self::capture_index(pos, m)], -bonus);
+            }
+        }
+    }
+
     /// Penalises the quiet moves tried before a capture caused a cutoff.
     pub fn penalize_quiets(&mut self, pos: &Position, tried: &[Move], depth: i32) {
         let malus = -history_bonus(depth);
@@ -190,5 +221,31 @@ impl History {
         if let Some(prev) = pos.last_move() {
             self.counter[pos.piece_on(prev.to()).index() * 81 + prev.to().index()] = best;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::movegen::{generate, GenType, MoveList};
+
+    #[test]
+    fn a_refuting_capture_rises_and_the_captures_tried_before_it_fall() {
+        // Black's silver on 5e can take any of the pawns on 6d, 5d and 4d.
+        let pos = Position::from_sfen("lnsgkgsnl/1r5b1/ppp3ppp/3ppp3/4S4/9/PPPPPPPPP/1B5R1/LN1GKGSNL b - 1")
+            .unwrap();
+        let mut list = MoveList::new();
+        generate(&pos, GenType::CapturesPromotions, &mut list);
+        let captures: Vec<Move> = list.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+        assert!(captures.len() >= 2, "the test position needs two captures: {captures:?}");
+        let (first, best) = (captures[0], captures[1]);
+        let mut h = History::new();
+        h.update_captures(&pos, Some(best), &[first, best], 8);
+        assert!(h.capture_score(&pos, best) > 0);
+        assert!(h.capture_score(&pos, first) < 0);
+        // A quiet cutoff only penalises the captures tried before it.
+        let before = h.capture_score(&pos, best);
+        h.update_captures(&pos, None, &[best], 8);
+        assert!(h.capture_score(&pos, best) < before);
     }
 }

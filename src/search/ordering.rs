@@ -146,13 +146,15 @@ impl MovePicker {
         PickerBuffers { scored: self.scored, bad: self.bad, list: self.list }
     }
 
-    /// Capture score: victim value first, a bonus for promoting, the cheaper attacker first.
-    fn capture_score(pos: &Position, m: Move) -> i32 {
+    /// Capture score: victim value first, a bonus for promoting, the cheaper attacker first,
+    /// and what the capture history has learnt of such captures.
+    fn capture_score(pos: &Position, history: &History, m: Move) -> i32 {
         let victim = if m.is_drop() { crate::types::Piece::NONE } else { pos.piece_on(m.to()) };
         let victim_value = if victim.is_some() { exchange_value(victim.kind()) } else { 0 };
         let promo = if m.is_promotion() { CAPTURE_PROMOTION_BONUS } else { 0 };
         victim_value * CAPTURE_VICTIM_WEIGHT + promo
             - exchange_value(pos.moved_piece_after(m).kind()) / CAPTURE_ATTACKER_DIVISOR
+            + history.capture_score(pos, m)
     }
 
     /// Generates the moves of `gen` into the kept list.
@@ -236,7 +238,7 @@ impl MovePicker {
                         if self.kind == PickerKind::Quiescence && !Self::quiescence_keeps(pos, m) {
                             continue;
                         }
-                        self.scored.push(pack(Self::capture_score(pos, m), m));
+                        self.scored.push(pack(Self::capture_score(pos, history, m), m));
                     }
                     self.list = Some(list);
                     self.len = self.scored.len();
@@ -314,7 +316,7 @@ impl MovePicker {
                     for i in 0..self.len {
                         let m = unpack(self.scored[i]);
                         let score = if pos.is_capture(m) {
-                            (1 << 24) + Self::capture_score(pos, m)
+                            (1 << 24) + Self::capture_score(pos, history, m)
                         } else {
                             history.quiet_score(pos, m)
                         };

@@ -476,6 +476,8 @@ impl<'a> Worker<'a> {
         let mut move_count = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried = [Move::NONE; 32];
+        let mut capture_count = 0usize;
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
@@ -612,6 +614,9 @@ impl<'a> Worker<'a> {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
+            } else if !quiet && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = m;
+                capture_count += 1;
             }
             if v > best {
                 best = v;
@@ -627,9 +632,21 @@ impl<'a> Worker<'a> {
                         }
                         if quiet {
                             self.history.update_quiet(&self.pos, ply, m, &quiets_tried[..quiet_count], depth);
+                            self.history.update_captures(
+                                &self.pos,
+                                None,
+                                &captures_tried[..capture_count],
+                                depth,
+                            );
                         } else {
                             // The quiet moves tried before a capture that cut did not.
                             self.history.penalize_quiets(&self.pos, &quiets_tried[..quiet_count], depth);
+                            self.history.update_captures(
+                                &self.pos,
+                                Some(m),
+                                &captures_tried[..capture_count],
+                                depth,
+                            );
                         }
                         break;
                     }
