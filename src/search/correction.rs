@@ -1,26 +1,39 @@
 //! Correction history: how far searches have found the static evaluation off, by pawn
-//! structure, added to later static evaluations of positions with the same pawns.
+//! structure, by hands and by the last move, added to later static evaluations of positions
+//! that share them.
 //!
 //! An evaluation misjudges some kinds of position the same way again and again; a search that
 //! ends far from its static evaluation (and whose bound says the difference is real) records
-//! the difference, weighted by depth, for the side to move and both sides' pawns. Stockfish
-//! keeps several such tables (pawns, minor pieces, continuation); shogi's pawn files, which
-//! drops and pawn pushes change slowly, are the most stable key here.
+//! the difference, weighted by depth, under each of three keys of the position. Stockfish keeps
+//! several such tables (pawns, minor pieces, continuation); here the pawns (which drops and
+//! pushes change slowly), the hands (material that the board does not show, where shogi's
+//! evaluations err most) and the opponent's last move (a threat the evaluation may not see).
 
 use super::params::{CORRECTION_BONUS_DIVISOR, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE};
 use super::value::Value;
 use crate::shogi::Position;
 use crate::types::{Color, PieceKind};
 
-/// Per side to move, `CORRECTION_SIZE` entries in units of 1/`CORRECTION_GRAIN` centipawn.
+/// Three tables, each per side to move with `CORRECTION_SIZE` entries in units of
+/// 1/`CORRECTION_GRAIN` centipawn, keyed by: both sides' pawns; both hands; the opponent's last
+/// move (the piece it put down and where). A position's correction is the sum of its entries.
 pub struct CorrectionHistory {
-    table: Vec<i32>,
+    pawns: Vec<i32>,
+    hands: Vec<i32>,
+    last_move: Vec<i32>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
-        CorrectionHistory { table: vec![0; 2 * CORRECTION_SIZE] }
+        let table = || vec![0; 2 * CORRECTION_SIZE];
+        CorrectionHistory { pawns: table(), hands: table(), last_move: table() }
     }
+}
+
+/// A 64-bit hash folded to a slot of the side to move's half of a table.
+#[inline]
+fn slot(pos: &Position, h: u64) -> usize {
+    pos.side_to_move().index() * CORRECTION_SIZE + (h >> 40) as usize % CORRECTION_SIZE
 }
 
 /// Both sides' pawn squares, hashed to a table index.
@@ -32,15 +45,30 @@ fn pawn_index(pos: &Position) -> usize {
     };
     let h = fold(Color::Black).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ fold(Color::White).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    let slot = (h >> 40) as usize % CORRECTION_SIZE;
-    pos.side_to_move().index() * CORRECTION_SIZE + slot
+    slot(pos, h)
+}
+
+/// Both hands, from the position's hash keys (the full key less the board's).
+#[inline]
+fn hands_index(pos: &Position) -> usize {
+    slot(pos, (pos.key() ^ pos.board_key()).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// The opponent's last move: the piece now on its destination, and the destination; `None` at
+/// the root or after a null move.
+#[inline]
+fn last_move_index(pos: &Position) -> Option<usize> {
+    let m = pos.last_move()?;
+    let piece = pos.piece_on(m.to());
+    Some(pos.side_to_move().index() * CORRECTION_SIZE + piece.index() * 81 + m.to().index())
 }
 
 impl CorrectionHistory {
     /// What to add to `pos`'s static evaluation.
     #[inline]
     pub fn correction(&self, pos: &Position) -> Value {
-        self.table[pawn_index(pos)] / CORRECTION_GRAIN
+        let last = last_move_index(pos).map_or(0, |i| self.last_move[i]);
+        (self.pawns[pawn_index(pos)] + self.hands[hands_index(pos)] + last) / CORRECTION_GRAIN
     }
 
     /// Records that a search of `depth` found `pos` worth `searched` where its (corrected)
@@ -50,8 +78,12 @@ impl CorrectionHistory {
         let limit = CORRECTION_LIMIT;
         let diff = searched - static_eval;
         let bonus = (diff * depth / CORRECTION_BONUS_DIVISOR).clamp(-limit / 4, limit / 4);
-        let entry = &mut self.table[pawn_index(pos)];
-        *entry += bonus - *entry * bonus.abs() / limit;
+        let nudge = |entry: &mut i32| *entry += bonus - *entry * bonus.abs() / limit;
+        nudge(&mut self.pawns[pawn_index(pos)]);
+        nudge(&mut self.hands[hands_index(pos)]);
+        if let Some(i) = last_move_index(pos) {
+            nudge(&mut self.last_move[i]);
+        }
     }
 }
 
@@ -67,10 +99,16 @@ mod tests {
         c.update(&pos, 8, 100, 0);
         let first = c.correction(&pos);
         assert!(first > 0, "a search above the evaluation raises it: {first}");
+        // The same pawns with a silver in hand instead of on the board: the pawn table's share
+        // carries over, the hands table's does not.
+        let silver_in_hand =
+            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b S 1").unwrap();
+        let shared = c.correction(&silver_in_hand);
+        assert!(shared > 0 && shared < first, "{shared} against {first}");
         for _ in 0..1000 {
             c.update(&pos, 20, 30_000, 0);
         }
-        let bound = CORRECTION_LIMIT / CORRECTION_GRAIN;
+        let bound = 3 * CORRECTION_LIMIT / CORRECTION_GRAIN;
         assert!(c.correction(&pos) <= bound && c.correction(&pos) > first);
         for _ in 0..1000 {
             c.update(&pos, 20, -30_000, 0);

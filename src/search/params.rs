@@ -74,8 +74,9 @@ pub const fn history_bonus(depth: i32) -> i32 {
     }
 }
 
-/// Correction history (`correction.rs`): entries per side to move; an entry's units per
-/// centipawn of correction and its bound (so at most `LIMIT / GRAIN` centipawns); a search's
+/// Correction history (`correction.rs`): entries per side to move in each of its three tables;
+/// an entry's units per centipawn of correction and its bound (so at most `LIMIT / GRAIN`
+/// centipawns a table, three times that in all); a search's
 /// bonus is its difference from the static evaluation times depth over the divisor, at most a
 /// quarter of the bound.
 pub const CORRECTION_SIZE: usize = 16_384;
