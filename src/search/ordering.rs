@@ -2,8 +2,8 @@
 //! generating the rest:
 //!
 //! 1. the table move;
-//! 2. captures and promotions, most valuable victim first; those that lose material by static
-//!    exchange are put aside;
+//! 2. captures and promotions, by victim value plus what the capture history learnt of them;
+//!    those that lose material by static exchange are put aside;
 //! 3. the two killers and the counter-move;
 //! 4. quiet moves and drops, by history score;
 //! 5. the captures put aside.
