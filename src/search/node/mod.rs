@@ -101,6 +101,24 @@ fn result_bound(best: Value, original_alpha: Value, beta: Value, pv: bool) -> Bo
     }
 }
 
+/// A static evaluation refined by the table: a stored value whose bound says the position is at
+/// least (or at most) that value is the better guess where it lies on that side of `eval`.
+#[inline]
+fn refined_by_table(eval: Value, tt_hit: Option<crate::search::tt::TtData>, ply: usize) -> Value {
+    match tt_hit {
+        Some(e) if !is_mate_score(e.value) => {
+            let v = from_tt(e.value, ply);
+            let wanted = if v > eval { Bound::Lower } else { Bound::Upper };
+            if e.bound == Bound::Exact || e.bound == wanted {
+                v
+            } else {
+                eval
+            }
+        }
+        _ => eval,
+    }
+}
+
 fn lmr_table() -> Vec<[i32; 64]> {
     let mut t = vec![[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
@@ -428,9 +446,13 @@ impl<'a> Worker<'a> {
         // back when we were in check two plies ago; unknown counts as improving).
         // The table keeps the raw evaluation; the search prunes by the corrected one.
         let raw_eval = if in_check { VALUE_NONE } else { self.static_eval(tt_hit) };
-        let eval = if in_check { -INFINITE } else { self.corrected(raw_eval) };
-        self.static_evals[ply] = eval;
-        let improving = !in_check && self.improving(ply, eval);
+        let static_eval = if in_check { -INFINITE } else { self.corrected(raw_eval) };
+        self.static_evals[ply] = static_eval;
+        let improving = !in_check && self.improving(ply, static_eval);
+        // A table value whose bound says the position is better (or worse) than the static
+        // evaluation is the better guess for the pruning decisions below; `improving` and the
+        // correction history keep comparing static evaluations.
+        let eval = if in_check { static_eval } else { refined_by_table(static_eval, tt_hit, ply) };
 
         if pruning && !PV && !in_check && !singular_search && !is_mate_score(beta) {
             // Step 6. Razoring: far below alpha at the frontier, only captures could save it.
@@ -677,12 +699,12 @@ impl<'a> Worker<'a> {
             && !is_mate_score(best)
             && match bound {
                 // A fail high says only "at least best": a correction upwards; a fail low, downwards.
-                Bound::Lower => best > eval,
-                Bound::Upper => best < eval,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
                 _ => true,
             }
         {
-            self.history.correction.update(&self.pos, depth, best, eval);
+            self.history.correction.update(&self.pos, depth, best, static_eval);
         }
         best
     }
@@ -729,7 +751,7 @@ impl<'a> Worker<'a> {
             (eval, raw_eval) = (VALUE_NONE, VALUE_NONE);
         } else {
             raw_eval = self.static_eval(tt_hit);
-            eval = self.corrected(raw_eval);
+            eval = refined_by_table(self.corrected(raw_eval), tt_hit, ply);
             best = eval;
             if best >= beta {
                 return best;
