@@ -30,6 +30,8 @@ impl Default for CorrectionHistory {
     }
 }
 
+const _: () = assert!(crate::types::Piece::COUNT * 81 <= CORRECTION_SIZE, "last-move entries must fit");
+
 /// A 64-bit hash folded to a slot of the side to move's half of a table.
 #[inline]
 fn slot(pos: &Position, h: u64) -> usize {
@@ -55,7 +57,7 @@ fn hands_index(pos: &Position) -> usize {
 }
 
 /// The opponent's last move: the piece now on its destination, and the destination; `None` at
-/// the root or after a null move.
+/// the root or after a null move. Every (piece, square) has its own entry, unhashed.
 #[inline]
 fn last_move_index(pos: &Position) -> Option<usize> {
     let m = pos.last_move()?;

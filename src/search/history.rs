@@ -68,14 +68,14 @@ fn own_previous_slot(pos: &Position) -> Option<usize> {
 /// The rows of the two continuation tables that a node's quiet moves fall in (the opponent's
 /// last move and our own previous one), found once for all the moves scored or updated together.
 #[derive(Clone, Copy)]
-struct ContinuationRows {
+pub struct ContinuationRows {
     opponent: Option<usize>,
     own: Option<usize>,
 }
 
 impl ContinuationRows {
     #[inline]
-    fn of(pos: &Position) -> ContinuationRows {
+    pub fn of(pos: &Position) -> ContinuationRows {
         ContinuationRows { opponent: previous_slot(pos), own: own_previous_slot(pos) }
     }
 }
@@ -114,7 +114,12 @@ impl History {
     /// the opponent's last move and of our own previous one.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
-        let rows = ContinuationRows::of(pos);
+        self.quiet_score_in(ContinuationRows::of(pos), pos, m)
+    }
+
+    /// `quiet_score` with the node's continuation rows found beforehand, for scoring many moves.
+    #[inline]
+    pub fn quiet_score_in(&self, rows: ContinuationRows, pos: &Position, m: Move) -> i32 {
         let column = Self::continuation_column(pos, m);
         let mut score = self.score(pos.side_to_move(), m);
         if let Some(row) = rows.opponent {

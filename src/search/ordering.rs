@@ -11,7 +11,7 @@
 //! In check, all evasions are generated at once and ordered captures first, then by history.
 //! Quiescence uses stages 1 and 2 only (and all evasions in check).
 
-use super::history::History;
+use super::history::{ContinuationRows, History};
 use super::params::{CAPTURE_ATTACKER_DIVISOR, CAPTURE_PROMOTION_BONUS, CAPTURE_VICTIM_WEIGHT};
 use super::see::{exchange_value, see_ge};
 use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
@@ -281,11 +281,12 @@ impl MovePicker {
                     let list = self.generate(pos, GenType::Quiets);
                     self.scored.clear();
                     self.next = 0;
+                    let rows = ContinuationRows::of(pos);
                     for &m in list.iter() {
                         if self.is_special(m) {
                             continue;
                         }
-                        self.scored.push(pack(history.quiet_score(pos, m), m));
+                        self.scored.push(pack(history.quiet_score_in(rows, pos, m), m));
                     }
                     self.list = Some(list);
                     self.len = self.scored.len();
@@ -313,12 +314,13 @@ impl MovePicker {
                     let list = self.generate(pos, GenType::Evasions);
                     self.load(&list);
                     self.list = Some(list);
+                    let rows = ContinuationRows::of(pos);
                     for i in 0..self.len {
                         let m = unpack(self.scored[i]);
                         let score = if pos.is_capture(m) {
                             (1 << 24) + Self::capture_score(pos, history, m)
                         } else {
-                            history.quiet_score(pos, m)
+                            history.quiet_score_in(rows, pos, m)
                         };
                         self.scored[i] = pack(score, m);
                     }

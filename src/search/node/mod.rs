@@ -654,22 +654,17 @@ impl<'a> Worker<'a> {
                         }
                         if quiet {
                             self.history.update_quiet(&self.pos, ply, m, &quiets_tried[..quiet_count], depth);
-                            self.history.update_captures(
-                                &self.pos,
-                                None,
-                                &captures_tried[..capture_count],
-                                depth,
-                            );
                         } else {
                             // The quiet moves tried before a capture that cut did not.
                             self.history.penalize_quiets(&self.pos, &quiets_tried[..quiet_count], depth);
-                            self.history.update_captures(
-                                &self.pos,
-                                Some(m),
-                                &captures_tried[..capture_count],
-                                depth,
-                            );
                         }
+                        let capture_cut = (!quiet).then_some(m);
+                        self.history.update_captures(
+                            &self.pos,
+                            capture_cut,
+                            &captures_tried[..capture_count],
+                            depth,
+                        );
                         break;
                     }
                     alpha = v;
