@@ -1,9 +1,15 @@
 //! A fixed-capacity move list on the stack, shared by both games' generators.
 
+use std::mem::MaybeUninit;
+
 /// At most `N` moves of type `M`, stored inline.
+///
+/// The storage is left uninitialised: a list is made at every node of a search or a perft, and
+/// filling 600 slots each time cost more than generating the moves did. Only the first `len`
+/// slots are ever read, and `push` writes each of them first.
 #[derive(Clone)]
 pub struct MoveList<M: Copy, const N: usize> {
-    moves: [M; N],
+    moves: [MaybeUninit<M>; N],
     len: usize,
 }
 
@@ -17,7 +23,7 @@ impl<M: Copy + Default, const N: usize> MoveList<M, N> {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> Self {
-        MoveList { moves: [M::default(); N], len: 0 }
+        MoveList { moves: [MaybeUninit::uninit(); N], len: 0 }
     }
 }
 
@@ -25,7 +31,7 @@ impl<M: Copy + PartialEq, const N: usize> MoveList<M, N> {
     /// Appends `m`; `N` is above the most moves any position of the game has.
     #[inline(always)]
     pub fn push(&mut self, m: M) {
-        self.moves[self.len] = m;
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
     }
 
@@ -50,13 +56,13 @@ impl<M: Copy + PartialEq, const N: usize> MoveList<M, N> {
     /// The moves, in the order they were pushed.
     #[inline(always)]
     pub fn as_slice(&self) -> &[M] {
-        &self.moves[..self.len]
+        initialised(&self.moves[..self.len])
     }
 
     /// The moves, to sort or reorder in place.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [M] {
-        &mut self.moves[..self.len]
+        initialised_mut(&mut self.moves[..self.len])
     }
 
     /// The moves in order.
@@ -72,7 +78,7 @@ impl<M: Copy + PartialEq, const N: usize> MoveList<M, N> {
 
 impl<M: Copy, const N: usize> AsRef<[M]> for MoveList<M, N> {
     fn as_ref(&self) -> &[M] {
-        &self.moves[..self.len]
+        initialised(&self.moves[..self.len])
     }
 }
 
@@ -80,7 +86,7 @@ impl<M: Copy, const N: usize> std::ops::Deref for MoveList<M, N> {
     type Target = [M];
     #[inline(always)]
     fn deref(&self) -> &[M] {
-        &self.moves[..self.len]
+        initialised(&self.moves[..self.len])
     }
 }
 
@@ -90,4 +96,21 @@ impl<'a, M: Copy, const N: usize> IntoIterator for &'a MoveList<M, N> {
     fn into_iter(self) -> Self::IntoIter {
         self.as_ref().iter()
     }
+}
+
+/// The moves of slots that `push` has written.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn initialised<M>(slots: &[MaybeUninit<M>]) -> &[M] {
+    // SAFETY: callers pass only the first `len` slots, each written by `push`; `MaybeUninit<M>`
+    // has the layout of `M`.
+    unsafe { &*(slots as *const [MaybeUninit<M>] as *const [M]) }
+}
+
+/// The moves of slots that `push` has written, mutably.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn initialised_mut<M>(slots: &mut [MaybeUninit<M>]) -> &mut [M] {
+    // SAFETY: as for `initialised`.
+    unsafe { &mut *(slots as *mut [MaybeUninit<M>] as *mut [M]) }
 }

@@ -135,6 +135,24 @@ static GOLD: [[Bitboard; 82]; 2] = step_table(&GOLD_STEPS);
 static KING: [Bitboard; 82] = step_table(&KING_STEPS)[0];
 static RAYS: [[Bitboard; 82]; 8] = ray_table();
 static LINES: ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) = line_tables();
+static ROOK_PSEUDO: [Bitboard; 82] = union_of_rays([DOWN, UP, LEFT, RIGHT]);
+static BISHOP_PSEUDO: [Bitboard; 82] = union_of_rays([UP_LEFT, DOWN_LEFT, DOWN_RIGHT, UP_RIGHT]);
+
+/// For every square, the union of its rays in the four directions `dirs`: a slider's moves on an
+/// empty board, looked up rather than ORed together at each call.
+const fn union_of_rays(dirs: [usize; 4]) -> [Bitboard; 82] {
+    let mut t = [Bitboard::EMPTY; 82];
+    let mut sq = 0;
+    while sq < 82 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq] = Bitboard(t[sq].0 | RAYS[dirs[i]][sq].0);
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
 
 /// Squares a pawn of `c` on `sq` attacks.
 #[inline(always)]
@@ -231,15 +249,13 @@ pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
 /// Rook moves on an empty board.
 #[inline(always)]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
-    let i = sq.index();
-    RAYS[DOWN][i] | RAYS[UP][i] | RAYS[LEFT][i] | RAYS[RIGHT][i]
+    ROOK_PSEUDO[sq.index()]
 }
 
 /// Bishop moves on an empty board.
 #[inline(always)]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
-    let i = sq.index();
-    RAYS[UP_LEFT][i] | RAYS[DOWN_LEFT][i] | RAYS[DOWN_RIGHT][i] | RAYS[UP_RIGHT][i]
+    BISHOP_PSEUDO[sq.index()]
 }
 
 /// Squares strictly between `a` and `b` when they share a line, else empty.

@@ -63,24 +63,19 @@ pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
     }
 }
 
-/// Emits the variants of one board move. `can` = promotion possible, `must` = non-promotion
-/// illegal. The promoting variant counts as a "capture or promotion"; the plain one as a capture
-/// or a quiet move depending on the target.
+/// The squares where a mode wants the plain (unpromoted) variant of a board move: captures in
+/// `CAPS`, moves to empty squares in `QUIETS`, both in `ALL`. Promotions belong to `CAPS` alone.
 #[inline(always)]
-fn emit<const MODE: u8>(list: &mut MoveList, from: Square, to: Square, can: bool, must: bool, capture: bool) {
-    if can && MODE & CAPS != 0 {
-        list.push(Move::promoting(from, to));
-    }
-    if !must {
-        let wanted = if capture { MODE & CAPS != 0 } else { MODE & QUIETS != 0 };
-        if wanted {
-            list.push(Move::normal(from, to));
-        }
+fn plain_targets<const MODE: u8>(pos: &Position, us: Color) -> Bitboard {
+    match MODE {
+        CAPS => pos.pieces_of(!us),
+        QUIETS => !pos.occupied(),
+        _ => Bitboard::FULL,
     }
 }
 
 /// Destination squares a mode can use: captures-only modes still need empty squares for
-/// non-capturing promotions, so the per-move filter in `emit` does the final split.
+/// non-capturing promotions, so `plain_targets` does the final split.
 #[inline(always)]
 fn board_targets<const MODE: u8>(pos: &Position, us: Color) -> Bitboard {
     let enemy = pos.pieces_of(!us);
@@ -91,16 +86,51 @@ fn board_targets<const MODE: u8>(pos: &Position, us: Color) -> Bitboard {
     }
 }
 
+/// Pushes the moves to the squares of `dests`, each from `origin(to)`: the promotion where
+/// `promotable`, the plain move where the mode wants it (`plain`) and where the piece would
+/// still have a move (`dead_end` excluded). Most sets hold no promotion, and those are pushed a
+/// set at a time, with no per-square tests.
+#[inline(always)]
+fn push_moves<const MODE: u8>(
+    list: &mut MoveList,
+    dests: Bitboard,
+    promotable: Bitboard,
+    dead_end: Bitboard,
+    plain: Bitboard,
+    origin: impl Fn(Square) -> Square,
+) {
+    let promotions = if MODE & CAPS != 0 { dests & promotable } else { Bitboard::EMPTY };
+    let plain_moves = (dests & plain).and_not(dead_end);
+    if promotions.is_empty() {
+        for to in plain_moves {
+            list.push(Move::normal(origin(to), to));
+        }
+        return;
+    }
+    // Each promotion comes just before its plain move: the root tries moves in the order made
+    // here, and keeping it keeps the search unchanged.
+    for to in dests {
+        if promotions.contains(to) {
+            list.push(Move::promoting(origin(to), to));
+        }
+        if plain_moves.contains(to) {
+            list.push(Move::normal(origin(to), to));
+        }
+    }
+}
+
 /// Board moves of all non-king pieces to squares in `targets`, pins respected.
 #[inline(always)]
 fn gen_piece_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
     let occ = pos.occupied();
-    let enemy = pos.pieces_of(!us);
+    let plain = plain_targets::<MODE>(pos, us);
     let zone = masks::zone(us);
     let ksq = pos.king_square(us);
     let pinned = pos.pinned(us);
     let last = masks::last_rank(us);
     let last_two = masks::last_two_ranks(us);
+    // A piece that starts in the zone may promote wherever it goes.
+    let promotable_from = |from: Square| if zone.contains(from) { Bitboard::FULL } else { zone };
 
     // Pawns: the unpinned ones move in bulk; the square behind the target is the origin.
     let pawns = pos.pieces(us, PieceKind::Pawn);
@@ -109,72 +139,64 @@ fn gen_piece_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Colo
         Color::Black => (free.shift_up() & targets, 1),
         Color::White => (free.shift_down() & targets, -1),
     };
-    for to in dests {
-        let from = Square::from_index_unchecked((to.index() as i32 + back) as usize);
-        emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
-    }
+    let origin = |to: Square| Square::from_index_unchecked((to.index() as i32 + back) as usize);
+    push_moves::<MODE>(list, dests, zone, last, plain, origin);
     for from in pawns & pinned {
-        for to in attacks::pawn_attacks(us, from) & targets & line(ksq, from) {
-            emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
-        }
+        let dests = attacks::pawn_attacks(us, from) & targets & line(ksq, from);
+        push_moves::<MODE>(list, dests, zone, last, plain, |_| from);
     }
 
-    let pin_mask = |from: Square| if pinned.contains(from) { line(ksq, from) } else { Bitboard::FULL };
+    // Pins are rare: test the set before the square.
+    let pin_mask = |from: Square| {
+        if pinned.is_some() && pinned.contains(from) {
+            line(ksq, from)
+        } else {
+            Bitboard::FULL
+        }
+    };
 
     for from in pos.pieces(us, PieceKind::Lance) {
-        for to in attacks::lance_attacks(us, from, occ) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, zone.contains(to), last.contains(to), enemy.contains(to));
-        }
+        let dests = attacks::lance_attacks(us, from, occ) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, zone, last, plain, |_| from);
     }
     // A pinned knight can never stay on its line.
     for from in pos.pieces(us, PieceKind::Knight).and_not(pinned) {
-        for to in attacks::knight_attacks(us, from) & targets {
-            emit::<MODE>(list, from, to, zone.contains(to), last_two.contains(to), enemy.contains(to));
-        }
+        let dests = attacks::knight_attacks(us, from) & targets;
+        push_moves::<MODE>(list, dests, zone, last_two, plain, |_| from);
     }
     for from in pos.pieces(us, PieceKind::Silver) {
-        let from_zone = zone.contains(from);
-        for to in attacks::silver_attacks(us, from) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
-        }
+        let dests = attacks::silver_attacks(us, from) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, promotable_from(from), Bitboard::EMPTY, plain, |_| from);
     }
     for from in pos.golds(us) {
-        for to in attacks::gold_attacks(us, from) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
-        }
+        let dests = attacks::gold_attacks(us, from) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, Bitboard::EMPTY, Bitboard::EMPTY, plain, |_| from);
     }
     for from in pos.pieces(us, PieceKind::Bishop) {
-        let from_zone = zone.contains(from);
-        for to in attacks::bishop_attacks(from, occ) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
-        }
+        let dests = attacks::bishop_attacks(from, occ) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, promotable_from(from), Bitboard::EMPTY, plain, |_| from);
     }
     for from in pos.pieces(us, PieceKind::Rook) {
-        let from_zone = zone.contains(from);
-        for to in attacks::rook_attacks(from, occ) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, from_zone || zone.contains(to), false, enemy.contains(to));
-        }
+        let dests = attacks::rook_attacks(from, occ) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, promotable_from(from), Bitboard::EMPTY, plain, |_| from);
     }
     for from in pos.pieces(us, PieceKind::Horse) {
-        for to in attacks::horse_attacks(from, occ) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
-        }
+        let dests = attacks::horse_attacks(from, occ) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, Bitboard::EMPTY, Bitboard::EMPTY, plain, |_| from);
     }
     for from in pos.pieces(us, PieceKind::Dragon) {
-        for to in attacks::dragon_attacks(from, occ) & targets & pin_mask(from) {
-            emit::<MODE>(list, from, to, false, false, enemy.contains(to));
-        }
+        let dests = attacks::dragon_attacks(from, occ) & targets & pin_mask(from);
+        push_moves::<MODE>(list, dests, Bitboard::EMPTY, Bitboard::EMPTY, plain, |_| from);
     }
 }
 
-/// King steps to safe squares within `targets`.
+/// King steps to safe squares within `targets`; only the squares the mode wants are tested.
 #[inline(always)]
 fn gen_king_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
     let ksq = pos.king_square(us);
-    let enemy = pos.pieces_of(!us);
-    for to in attacks::king_attacks(ksq) & targets {
+    for to in attacks::king_attacks(ksq) & targets & plain_targets::<MODE>(pos, us) {
         if pos.king_safe_at(us, to) {
-            emit::<MODE>(list, ksq, to, false, false, enemy.contains(to));
+            list.push(Move::normal(ksq, to));
         }
     }
 }

@@ -367,6 +367,43 @@ impl Position {
         st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
     }
 
+    /// The pieces checking the side to move right after `m`, found from the move alone (as
+    /// Stockfish does) rather than by a full attack scan of the king: the moved or dropped piece
+    /// itself, and a slider uncovered by the square it left. `enemy_king_blockers` are the
+    /// blockers of the checked king before the move.
+    fn checkers_after(&self, m: Move, enemy_king_blockers: Bitboard) -> Bitboard {
+        let checked = self.side;
+        let mover = !checked;
+        if !self.has_king(checked) {
+            return Bitboard::EMPTY;
+        }
+        let ksq = self.king_sq[checked.index()];
+        let to = m.to();
+        let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
+        if attacks::attacks(mover, self.board[to.index()].kind(), to, occ).contains(ksq) {
+            checkers = checkers.with(to);
+        }
+        if !m.is_drop() {
+            let from = m.from();
+            if enemy_king_blockers.contains(from) && !line(ksq, from).contains(to) {
+                checkers |= self.slider_attackers(mover, ksq, occ);
+            }
+        }
+        checkers
+    }
+
+    /// The rooks, bishops, lances and their promotions of colour `c` that attack `sq`.
+    fn slider_attackers(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let kind = |k: PieceKind| self.by_kind[k.index()];
+        let rooks = kind(PieceKind::Rook) | kind(PieceKind::Dragon);
+        let bishops = kind(PieceKind::Bishop) | kind(PieceKind::Horse);
+        ((attacks::rook_attacks(sq, occ) & rooks)
+            | (attacks::bishop_attacks(sq, occ) & bishops)
+            | (attacks::lance_attacks(!c, sq, occ) & kind(PieceKind::Lance)))
+            & self.by_color[c.index()]
+    }
+
     // ---- making moves ----
 
     #[inline(always)]
@@ -437,7 +474,8 @@ impl Position {
             checks_in_row: prev.checks_in_row,
             plies_from_null: prev.plies_from_null.saturating_add(1),
         };
-        self.fill_check_info(&mut st);
+        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        st.checkers = self.checkers_after(m, prev.blockers[(!us).index()]);
         st.checks_in_row[us.index()] =
             if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };
         self.states.push(st);
