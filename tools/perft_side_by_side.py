@@ -6,7 +6,8 @@ Usage:
 
 For each round and engine: `usi`, the options, `isready`, `position startpos`, `go perft N`; the time
 runs from sending `go perft` to reading `Nodes searched`, so start-up is not counted. Engines take
-turns within a round, so a machine that slows down over the run slows them all alike.
+turns within a round, so a machine that slows down over the run slows them all alike. The engine
+handshake and the `--engine` syntax are those of `side_by_side.py`.
 
 Example (the comparison of the search issue):
   python3 tools/perft_side_by_side.py \\
@@ -14,38 +15,25 @@ Example (the comparison of the search issue):
     --engine 'yaneuraou-material=yaneuraou-material;USI_Hash=64'
 """
 import argparse
-import subprocess
 import time
+
+from side_by_side import Engine, parse_engine
 
 
 def perft(cmd, options, depth):
-    p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def read_until(prefix):
-        for line in p.stdout:
-            if line.startswith(prefix):
-                return line
-        raise RuntimeError(f"{cmd}: exited before '{prefix}'")
-
-    send("usi")
-    read_until("usiok")
-    for name, value in options:
-        send(f"setoption name {name} value {value}")
-    send("isready")
-    read_until("readyok")
-    send("position startpos")
-    send(f"go perft {depth}")
+    e = Engine(cmd, options)
+    e.send("position startpos")
+    e.send(f"go perft {depth}")
     start = time.perf_counter()
-    nodes = int(read_until("Nodes searched").split()[-1])
+    while True:
+        line = e.lines.get(timeout=600)
+        if line is None:
+            raise RuntimeError(f"{cmd}: exited before 'Nodes searched'")
+        if line.startswith("Nodes searched"):
+            break
     seconds = time.perf_counter() - start
-    send("quit")
-    p.wait()
-    return nodes, seconds
+    e.quit()
+    return int(line.split()[-1]), seconds
 
 
 def main():
@@ -54,11 +42,7 @@ def main():
     ap.add_argument("--depth", type=int, default=6)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    engines = []
-    for spec in args.engine:
-        name, rest = spec.split("=", 1)
-        cmd, *opts = rest.split(";")
-        engines.append((name, cmd, [tuple(o.split("=", 1)) for o in opts]))
+    engines = [parse_engine(s) for s in args.engine]
     for r in range(1, args.rounds + 1):
         for name, cmd, options in engines:
             nodes, seconds = perft(cmd, options, args.depth)

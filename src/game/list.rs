@@ -13,13 +13,13 @@ pub struct MoveList<M: Copy, const N: usize> {
     len: usize,
 }
 
-impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
+impl<M: Copy, const N: usize> Default for MoveList<M, N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<M: Copy + Default, const N: usize> MoveList<M, N> {
+impl<M: Copy, const N: usize> MoveList<M, N> {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> Self {

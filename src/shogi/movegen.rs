@@ -119,11 +119,17 @@ fn push_moves<const MODE: u8>(
     }
 }
 
-/// Board moves of all non-king pieces to squares in `targets`, pins respected.
+/// Board moves of all non-king pieces to squares in `targets`, pins respected; the plain
+/// (unpromoted) variants only to squares in `plain`.
 #[inline(always)]
-fn gen_piece_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
+fn gen_piece_moves<const MODE: u8>(
+    pos: &Position,
+    list: &mut MoveList,
+    us: Color,
+    targets: Bitboard,
+    plain: Bitboard,
+) {
     let occ = pos.occupied();
-    let plain = plain_targets::<MODE>(pos, us);
     let zone = masks::zone(us);
     let ksq = pos.king_square(us);
     let pinned = pos.pinned(us);
@@ -190,11 +196,12 @@ fn gen_piece_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Colo
     }
 }
 
-/// King steps to safe squares within `targets`; only the squares the mode wants are tested.
+/// King steps to safe squares within `targets` (the king never promotes: callers pass only the
+/// squares whose plain moves they want, so no other square's safety is tested).
 #[inline(always)]
-fn gen_king_moves<const MODE: u8>(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
+fn gen_king_moves(pos: &Position, list: &mut MoveList, us: Color, targets: Bitboard) {
     let ksq = pos.king_square(us);
-    for to in attacks::king_attacks(ksq) & targets & plain_targets::<MODE>(pos, us) {
+    for to in attacks::king_attacks(ksq) & targets {
         if pos.king_safe_at(us, to) {
             list.push(Move::normal(ksq, to));
         }
@@ -301,8 +308,9 @@ pub(crate) fn is_pawn_drop_mate(pos: &Position, us: Color, sq: Square) -> bool {
 fn gen_non_evasions<const MODE: u8>(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let targets = board_targets::<MODE>(pos, us);
-    gen_piece_moves::<MODE>(pos, list, us, targets);
-    gen_king_moves::<MODE>(pos, list, us, targets);
+    let plain = plain_targets::<MODE>(pos, us);
+    gen_piece_moves::<MODE>(pos, list, us, targets, plain);
+    gen_king_moves(pos, list, us, targets & plain);
     if MODE & QUIETS != 0 {
         gen_drops(pos, list, us, !pos.occupied());
     }
@@ -312,13 +320,13 @@ fn gen_evasions(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
-    gen_king_moves::<ALL>(pos, list, us, !pos.pieces_of(us));
+    gen_king_moves(pos, list, us, !pos.pieces_of(us));
     if checkers.more_than_one() {
         return;
     }
     let checker = checkers.lsb();
     let block = between(ksq, checker);
-    gen_piece_moves::<ALL>(pos, list, us, block.with(checker));
+    gen_piece_moves::<ALL>(pos, list, us, block.with(checker), Bitboard::FULL);
     gen_drops(pos, list, us, block);
 }
 

@@ -247,20 +247,15 @@ impl Position {
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let opp = !c;
         let own = self.by_color[c.index()];
-        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Dragon.index()];
-        let bishops = self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Horse.index()];
         let kinglike = self.by_kind[PieceKind::King.index()]
             | self.by_kind[PieceKind::Horse.index()]
             | self.by_kind[PieceKind::Dragon.index()];
-        let x = (attacks::pawn_attacks(opp, sq) & self.by_kind[PieceKind::Pawn.index()])
+        let steppers = (attacks::pawn_attacks(opp, sq) & self.by_kind[PieceKind::Pawn.index()])
             | (attacks::knight_attacks(opp, sq) & self.by_kind[PieceKind::Knight.index()])
             | (attacks::silver_attacks(opp, sq) & self.by_kind[PieceKind::Silver.index()])
             | (attacks::gold_attacks(opp, sq) & self.golds)
-            | (attacks::king_attacks(sq) & kinglike)
-            | (attacks::lance_attacks(opp, sq, occ) & self.by_kind[PieceKind::Lance.index()])
-            | (attacks::bishop_attacks(sq, occ) & bishops)
-            | (attacks::rook_attacks(sq, occ) & rooks);
-        x & own
+            | (attacks::king_attacks(sq) & kinglike);
+        (steppers & own) | self.slider_attackers(c, sq, occ)
     }
 
     /// Pieces of both colours attacking `sq` given occupancy `occ` (occupied or not: callers
@@ -364,7 +359,13 @@ impl Position {
     fn fill_check_info(&self, st: &mut StateInfo) {
         let us = self.side;
         st.checkers = self.attackers_to(!us, self.king_sq[us.index()], self.occupied());
-        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        st.blockers = self.both_blockers();
+    }
+
+    /// The blockers of each king, Black's first.
+    #[inline]
+    fn both_blockers(&self) -> [Bitboard; 2] {
+        [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)]
     }
 
     /// The pieces checking the side to move right after `m`, found from the move alone (as
@@ -394,6 +395,7 @@ impl Position {
     }
 
     /// The rooks, bishops, lances and their promotions of colour `c` that attack `sq`.
+    #[inline]
     fn slider_attackers(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let kind = |k: PieceKind| self.by_kind[k.index()];
         let rooks = kind(PieceKind::Rook) | kind(PieceKind::Dragon);
@@ -474,7 +476,7 @@ impl Position {
             checks_in_row: prev.checks_in_row,
             plies_from_null: prev.plies_from_null.saturating_add(1),
         };
-        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        st.blockers = self.both_blockers();
         st.checkers = self.checkers_after(m, prev.blockers[(!us).index()]);
         st.checks_in_row[us.index()] =
             if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };

@@ -11,7 +11,7 @@ use crate::search::params::*;
 use crate::search::see::{exchange_value, see_ge};
 use crate::search::shared::Shared;
 use crate::search::stats::SearchStats;
-use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::tt::{Bound, TranspositionTable, TtData};
 use crate::search::value::*;
 use crate::search::{SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::shogi::{Declaration, Position, Sennichite};
@@ -104,7 +104,7 @@ fn result_bound(best: Value, original_alpha: Value, beta: Value, pv: bool) -> Bo
 /// A static evaluation refined by the table: a stored value whose bound says the position is at
 /// least (or at most) that value is the better guess where it lies on that side of `eval`.
 #[inline]
-fn refined_by_table(eval: Value, tt_hit: Option<crate::search::tt::TtData>, ply: usize) -> Value {
+fn refined_by_table(eval: Value, tt_hit: Option<TtData>, ply: usize) -> Value {
     match tt_hit {
         Some(e) if !is_mate_score(e.value) => {
             let v = from_tt(e.value, ply);
