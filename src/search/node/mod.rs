@@ -432,7 +432,7 @@ impl<'a> Worker<'a> {
 
         // Step 4. A mate in one ends the search of this node: nothing scores higher. A table
         // entry from the main search means the node was searched before, and its mate in one
-        // would have been stored (quiescence does not look for one).
+        // would have been stored (quiescence looks for one too, but its entries are tested again).
         if pruning && !in_check && !singular_search && tt_hit.is_none_or(|e| e.depth < 0) {
             if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
                 let v = mate_in(ply + 1);
@@ -704,7 +704,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Quiescence: stand pat or capture until the position is quiet; all evasions in check.
+    /// Quiescence: stand pat or capture until the position is quiet (a mate in one ends it); all
+    /// evasions in check.
     pub fn qsearch<const PV: bool>(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: i32) -> Value {
         self.count_node();
         self.stats.qnodes += 1;
@@ -752,6 +753,18 @@ impl<'a> Worker<'a> {
                 return best;
             }
             alpha = alpha.max(best);
+            // A mate in one outranks any capture. Looked for only when standing pat did not cut (a
+            // mate would cut too) and without a table entry (a node stored before was tested then).
+            if self.features.pruning && tt_hit.is_none() {
+                if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
+                    let v = mate_in(ply + 1);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    self.tt.store(key, m, to_tt(v, ply), raw_eval, -1 - qply.min(8), Bound::Exact);
+                    return v;
+                }
+            }
         }
         let buffers = self.take_buffers(ply);
         let mut picker =
