@@ -434,10 +434,9 @@ impl<'a> Worker<'a> {
         // entry from the main search means the node was searched before, and its mate in one
         // would have been stored (quiescence looks for one too, but its entries are tested again).
         if pruning && !in_check && !singular_search && tt_hit.is_none_or(|e| e.depth < 0) {
-            if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
-                let v = mate_in(ply + 1);
-                self.update_pv(ply, m);
-                self.tt.store(key, m, to_tt(v, ply), VALUE_NONE, depth.max(MAX_PLY as i32 - 1), Bound::Exact);
+            // Stored as deep as a table entry goes: a mate in one holds at any depth.
+            let mate_depth = depth.max(MAX_PLY as i32 - 1);
+            if let Some(v) = self.mate_in_one_here(key, ply, VALUE_NONE, mate_depth, true) {
                 return v;
             }
         }
@@ -704,6 +703,26 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The mate-in-one test shared by the main search and quiescence: when the side to move mates
+    /// at once, the mate is stored as an exact entry of `tt_depth` (with `eval`), put on the
+    /// principal variation when `on_pv`, and its value returned.
+    fn mate_in_one_here(
+        &mut self,
+        key: u64,
+        ply: usize,
+        eval: Value,
+        tt_depth: i32,
+        on_pv: bool,
+    ) -> Option<Value> {
+        let m = crate::mate::mate_in_one(&mut self.pos)?;
+        let v = mate_in(ply + 1);
+        if on_pv {
+            self.update_pv(ply, m);
+        }
+        self.tt.store(key, m, to_tt(v, ply), eval, tt_depth, Bound::Exact);
+        Some(v)
+    }
+
     /// Quiescence: stand pat or capture until the position is quiet (a mate in one ends it); all
     /// evasions in check.
     pub fn qsearch<const PV: bool>(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: i32) -> Value {
@@ -725,6 +744,8 @@ impl<'a> Worker<'a> {
             return self.evaluate();
         }
         let key = self.pos.key();
+        // Quiescence entries sit below every main-search depth, deeper plies lower still.
+        let tt_depth = -1 - qply.min(8);
         self.stats.tt_probes += 1;
         let tt_hit = self.tt.probe(key);
         let mut tt_move = Move::NONE;
@@ -756,12 +777,7 @@ impl<'a> Worker<'a> {
             // A mate in one outranks any capture. Looked for only when standing pat did not cut (a
             // mate would cut too) and without a table entry (a node stored before was tested then).
             if self.features.pruning && tt_hit.is_none() {
-                if let Some(m) = crate::mate::mate_in_one(&mut self.pos) {
-                    let v = mate_in(ply + 1);
-                    if PV {
-                        self.update_pv(ply, m);
-                    }
-                    self.tt.store(key, m, to_tt(v, ply), raw_eval, -1 - qply.min(8), Bound::Exact);
+                if let Some(v) = self.mate_in_one_here(key, ply, raw_eval, tt_depth, PV) {
                     return v;
                 }
             }
@@ -813,7 +829,7 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let bound = result_bound(best, original_alpha, beta, PV);
-        self.tt.store(key, best_move, to_tt(best, ply), raw_eval, -1 - qply.min(8), bound);
+        self.tt.store(key, best_move, to_tt(best, ply), raw_eval, tt_depth, bound);
         best
     }
 }
