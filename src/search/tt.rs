@@ -85,8 +85,15 @@ fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8
 }
 
+/// One bucket, aligned to a cache line so that a probe loads a single line (the allocator alone
+/// would place buckets 16 bytes off a line, each straddling two).
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; BUCKET_WORDS]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    table: Vec<Bucket>,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -103,16 +110,17 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         // 0 MB gives a single bucket: the placeholder while the memory is lent to `go mate`.
         let buckets = (mb.checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
-        let n = buckets.checked_mul(BUCKET_WORDS)?;
-        let mut words = Vec::new();
-        words.try_reserve_exact(n).ok()?;
-        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(n));
-        Some(TranspositionTable { words, buckets, generation: AtomicU8::new(0) })
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets).ok()?;
+        table.extend(
+            std::iter::repeat_with(|| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))).take(buckets),
+        );
+        Some(TranspositionTable { table, buckets, generation: AtomicU8::new(0) })
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.table.iter().flat_map(|b| &b.0) {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -128,9 +136,9 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket_start(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &[AtomicU64; BUCKET_WORDS] {
         // Multiply-shift maps the key onto the bucket count without a division.
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_WORDS
+        &self.table[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
     }
 
     /// Asks the CPU to start loading the bucket of `key`, so the probe at the child node finds it
@@ -140,7 +148,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let ptr = self.words[self.bucket_start(key)..].as_ptr() as *const i8;
+            let ptr = self.bucket(key).as_ptr() as *const i8;
             // SAFETY: `_mm_prefetch` only hints the cache; it never dereferences in a way that can
             // fault or alter memory, and `ptr` points into this table.
             unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) }
@@ -151,11 +159,11 @@ impl TranspositionTable {
 
     /// Looks `key` up.
     pub fn probe(&self, key: u64) -> Option<TtData> {
-        let start = self.bucket_start(key);
+        let bucket = self.bucket(key);
         for i in 0..ENTRIES_PER_BUCKET {
-            let w = start + i * WORDS_PER_ENTRY;
-            let check = self.words[w].load(Ordering::Relaxed);
-            let data = self.words[w + 1].load(Ordering::Relaxed);
+            let w = i * WORDS_PER_ENTRY;
+            let check = bucket[w].load(Ordering::Relaxed);
+            let data = bucket[w + 1].load(Ordering::Relaxed);
             if check ^ data == key && data != 0 {
                 return Some(unpack(data));
             }
@@ -166,14 +174,14 @@ impl TranspositionTable {
     /// Stores a result. Replaces, in order: the same position, an empty slot, then the entry
     /// that is shallowest once age is counted against it.
     pub fn store(&self, key: u64, mv: Move, value: Value, eval: Value, depth: i32, bound: Bound) {
-        let start = self.bucket_start(key);
+        let bucket = self.bucket(key);
         let gen = self.generation();
-        let mut victim = start;
+        let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for i in 0..ENTRIES_PER_BUCKET {
-            let w = start + i * WORDS_PER_ENTRY;
-            let data = self.words[w + 1].load(Ordering::Relaxed);
-            let check = self.words[w].load(Ordering::Relaxed);
+            let w = i * WORDS_PER_ENTRY;
+            let data = bucket[w + 1].load(Ordering::Relaxed);
+            let check = bucket[w].load(Ordering::Relaxed);
             if data == 0 || check ^ data == key {
                 victim = w;
                 if data != 0 && check ^ data == key {
@@ -185,8 +193,8 @@ impl TranspositionTable {
                     // Keep the old move if the new result has none.
                     let mv = if mv.is_none() { old.mv } else { mv };
                     let new = pack(mv, value, eval, depth, bound, gen);
-                    self.words[w].store(key ^ new, Ordering::Relaxed);
-                    self.words[w + 1].store(new, Ordering::Relaxed);
+                    bucket[w].store(key ^ new, Ordering::Relaxed);
+                    bucket[w + 1].store(new, Ordering::Relaxed);
                     return;
                 }
                 break;
@@ -199,8 +207,8 @@ impl TranspositionTable {
             }
         }
         let new = pack(mv, value, eval, depth, bound, gen);
-        self.words[victim].store(key ^ new, Ordering::Relaxed);
-        self.words[victim + 1].store(new, Ordering::Relaxed);
+        bucket[victim].store(key ^ new, Ordering::Relaxed);
+        bucket[victim + 1].store(new, Ordering::Relaxed);
     }
 
     /// Per mille of sampled entries written during the current search.
@@ -210,7 +218,7 @@ impl TranspositionTable {
         let mut used = 0;
         for b in 0..sample {
             for i in 0..ENTRIES_PER_BUCKET {
-                let data = self.words[b * BUCKET_WORDS + i * WORDS_PER_ENTRY + 1].load(Ordering::Relaxed);
+                let data = self.table[b].0[i * WORDS_PER_ENTRY + 1].load(Ordering::Relaxed);
                 if data != 0 && generation_of(data) == gen {
                     used += 1;
                 }
@@ -237,6 +245,14 @@ mod tests {
         assert_eq!(tt.probe(0x55).unwrap().depth, -3);
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn buckets_start_on_cache_lines() {
+        let tt = TranspositionTable::new(2);
+        for key in [0u64, 0x1234_5678_9abc_def0, u64::MAX] {
+            assert_eq!(tt.bucket(key).as_ptr() as usize % 64, 0);
+        }
     }
 
     #[test]
