@@ -53,6 +53,20 @@ fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
 /// Appends every legal move of the side to move that gives check. Nothing when the enemy has no
 /// king. When the side to move is itself in check, these are its evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    generate_checks_with(pos, list, None);
+}
+
+/// The checks that could mate at once, in `generate_checks`'s order, given `escapes`
+/// (`one::king_escapes`): no pawn drop (a pawn drop never mates legally: a mating one is
+/// illegal), no drop on an escape square (the king takes the piece: a drop changes no attack on
+/// its own square), and no drop from a distance where the defender holds a silver, gold, bishop
+/// or rook to put in between. The rest are only candidates, to be tested.
+pub(crate) fn generate_mating_candidates(pos: &Position, list: &mut MoveList, escapes: Bitboard) {
+    generate_checks_with(pos, list, Some(escapes));
+}
+
+/// `generate_checks`, or with `mate_escapes` the mating candidates among them.
+fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Option<Bitboard>) {
     let us = pos.side_to_move();
     let them = !us;
     if !pos.has_king(them) {
@@ -79,7 +93,18 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let hand = pos.hand(us);
     if !hand.is_empty() {
         let last = masks::last_rank(us);
-        if hand.has(PieceKind::Pawn) {
+        // Where drops may go: anywhere, or for mating candidates off the escape squares, and
+        // only next to the king where a far drop would be blocked.
+        let (mut targets, mut far_targets) = (empty, empty);
+        if let Some(escapes) = mate_escapes {
+            targets = targets.and_not(escapes);
+            let def_hand = pos.hand(them);
+            let blocks_anything = [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook]
+                .into_iter()
+                .any(|k| def_hand.has(k));
+            far_targets = if blocks_anything { targets & attacks::king_attacks(ksq) } else { targets };
+        }
+        if mate_escapes.is_none() && hand.has(PieceKind::Pawn) {
             if let Some(sq) = pawn_check_square(pos, us) {
                 if empty.contains(sq)
                     && !last.contains(sq)
@@ -90,17 +115,17 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
                 }
             }
         }
-        let kinds: [(PieceKind, Bitboard); 6] = [
-            (PieceKind::Lance, last),
-            (PieceKind::Knight, masks::last_two_ranks(us)),
-            (PieceKind::Silver, Bitboard::EMPTY),
-            (PieceKind::Gold, Bitboard::EMPTY),
-            (PieceKind::Bishop, Bitboard::EMPTY),
-            (PieceKind::Rook, Bitboard::EMPTY),
+        let kinds: [(PieceKind, Bitboard, Bitboard); 6] = [
+            (PieceKind::Lance, last, far_targets),
+            (PieceKind::Knight, masks::last_two_ranks(us), targets),
+            (PieceKind::Silver, Bitboard::EMPTY, targets),
+            (PieceKind::Gold, Bitboard::EMPTY, targets),
+            (PieceKind::Bishop, Bitboard::EMPTY, far_targets),
+            (PieceKind::Rook, Bitboard::EMPTY, far_targets),
         ];
-        for (k, dead) in kinds {
+        for (k, dead, allowed) in kinds {
             if hand.has(k) {
-                for to in (chk[k.index()] & empty).and_not(dead) {
+                for to in (chk[k.index()] & allowed).and_not(dead) {
                     list.push(Move::drop(k, to));
                 }
             }
@@ -294,6 +319,20 @@ mod tests {
             let exact = !p.legal_moves().is_empty();
             assert_eq!(has_evasion(&p), exact, "{} after {m}", pos.to_sfen());
         }
+        // The mating candidates: the checks in the same order, less only checks that do not mate.
+        let mut candidates = MoveList::new();
+        generate_mating_candidates(pos, &mut candidates, crate::mate::one::king_escapes(pos));
+        let mut rest = candidates.iter().peekable();
+        for &m in fast.iter() {
+            if rest.peek() == Some(&&m) {
+                rest.next();
+                continue;
+            }
+            let mut p = pos.clone();
+            p.do_move(m);
+            assert!(!p.legal_moves().is_empty(), "{}: {m} mates but is not a candidate", pos.to_sfen());
+        }
+        assert!(rest.next().is_none(), "{}: candidates out of order", pos.to_sfen());
     }
 
     #[test]

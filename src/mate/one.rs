@@ -1,16 +1,16 @@
 //! Mate in one: is there a checking move after which the defender has no legal move?
 //!
-//! Every legal check is a candidate (drops and board moves alike, pawn-drop mates excluded by the
-//! generator), but most are rejected without making the move: before the scan we collect the
+//! Every legal check is a candidate (drops and board moves alike) except pawn drops, which can
+//! never mate legally. Most are rejected without making the move: before the scan we collect the
 //! squares next to the enemy king it could step to now (`escapes`). A check can only mate if,
 //! after it, each of those squares is attacked or occupied by the checking piece, or lies on a
-//! line through the square it left (an over-approximation of lines it uncovers). A drop from a
-//! distance is also rejected when the defender holds a piece (other than a pawn) it could drop in
-//! between. Candidates that pass are made, and the defender's replies are looked for with the
-//! early-exit `has_evasion`. Both rejections are exact (they never reject a mate), so the test
-//! finds a mate whenever one exists.
+//! line through the square it left (an over-approximation of lines it uncovers). A drop on one of
+//! those squares is rejected (the king takes it), and so is a drop from a distance when the
+//! defender holds a piece (other than a pawn) it could drop in between. Candidates that pass are
+//! made, and the defender's replies are looked for with the early-exit `has_evasion`. Every
+//! rejection is exact (none rejects a mate), so the test finds a mate whenever one exists.
 
-use super::moves::{generate_checks, has_evasion, pawn_files};
+use super::moves::{generate_mating_candidates, has_evasion, pawn_files};
 use crate::shogi::attacks::{self, between, masks};
 use crate::shogi::movegen::MoveList;
 use crate::shogi::Position;
@@ -56,7 +56,9 @@ fn drop_is_blockable(pos: &Position, m: Move) -> bool {
 /// from a distance, from the defender's hand.
 #[inline]
 fn may_mate(pos: &Position, m: Move, escapes: Bitboard) -> bool {
-    if m.is_drop() && drop_is_blockable(pos, m) {
+    // A drop next to the king on a square it may step to now: the king takes the piece (a drop
+    // changes no attack on its own square).
+    if m.is_drop() && (escapes.contains(m.to()) || drop_is_blockable(pos, m)) {
         return false;
     }
     if escapes.is_empty() {
@@ -112,12 +114,9 @@ pub(crate) fn interposition_requirement(pos: &Position) -> Hand {
     req
 }
 
-/// Scans `checks` (legal checking moves of the side to move) for one that mates.
-pub(crate) fn find_mate(pos: &mut Position, checks: &[Move]) -> Option<Move> {
-    if checks.is_empty() {
-        return None;
-    }
-    let escapes = king_escapes(pos);
+/// Scans `checks` (checking moves of the side to move) for one that mates; `escapes` must be
+/// `king_escapes(pos)`.
+fn find_mate(pos: &mut Position, checks: &[Move], escapes: Bitboard) -> Option<Move> {
     for &m in checks {
         if !may_mate(pos, m, escapes) {
             continue;
@@ -185,7 +184,8 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     if !pos.has_king(!pos.side_to_move()) {
         return None;
     }
+    let escapes = king_escapes(pos);
     let mut list = MoveList::new();
-    generate_checks(pos, &mut list);
-    find_mate(pos, list.as_slice())
+    generate_mating_candidates(pos, &mut list, escapes);
+    find_mate(pos, list.as_slice(), escapes)
 }
