@@ -98,10 +98,7 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
         let (mut targets, mut far_targets) = (empty, empty);
         if let Some(escapes) = mate_escapes {
             targets = targets.and_not(escapes);
-            let def_hand = pos.hand(them);
-            let blocks_anything = [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook]
-                .into_iter()
-                .any(|k| def_hand.has(k));
+            let blocks_anything = pos.hand(them).has_any_square_piece();
             far_targets = if blocks_anything { targets & attacks::king_attacks(ksq) } else { targets };
         }
         if mate_escapes.is_none() && hand.has(PieceKind::Pawn) {
@@ -241,10 +238,8 @@ pub fn has_evasion(pos: &Position) -> bool {
         return false;
     }
     if hand.has_non_pawn() {
-        for k in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
-            if hand.has(k) {
-                return true;
-            }
+        if hand.has_any_square_piece() {
+            return true;
         }
         if hand.has(PieceKind::Lance) && block.and_not(masks::last_rank(us)).is_some() {
             return true;

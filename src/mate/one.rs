@@ -44,10 +44,7 @@ fn drop_is_blockable(pos: &Position, m: Move) -> bool {
     if !hand.has_non_pawn() {
         return false;
     }
-    hand.has(PieceKind::Silver)
-        || hand.has(PieceKind::Gold)
-        || hand.has(PieceKind::Bishop)
-        || hand.has(PieceKind::Rook)
+    hand.has_any_square_piece()
         || (hand.has(PieceKind::Lance) && block.and_not(masks::last_rank(def)).is_some())
         || (hand.has(PieceKind::Knight) && block.and_not(masks::last_two_ranks(def)).is_some())
 }

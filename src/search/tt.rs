@@ -94,7 +94,6 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
 pub struct TranspositionTable {
     table: Vec<Bucket>,
-    buckets: usize,
     generation: AtomicU8,
 }
 
@@ -115,7 +114,7 @@ impl TranspositionTable {
         table.extend(
             std::iter::repeat_with(|| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))).take(buckets),
         );
-        Some(TranspositionTable { table, buckets, generation: AtomicU8::new(0) })
+        Some(TranspositionTable { table, generation: AtomicU8::new(0) })
     }
 
     /// Empties the table.
@@ -138,7 +137,7 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64; BUCKET_WORDS] {
         // Multiply-shift maps the key onto the bucket count without a division.
-        &self.table[(((key as u128) * (self.buckets as u128)) >> 64) as usize].0
+        &self.table[(((key as u128) * (self.table.len() as u128)) >> 64) as usize].0
     }
 
     /// Asks the CPU to start loading the bucket of `key`, so the probe at the child node finds it
@@ -214,7 +213,7 @@ impl TranspositionTable {
     /// Per mille of sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation();
-        let sample = (1000 / ENTRIES_PER_BUCKET).min(self.buckets);
+        let sample = (1000 / ENTRIES_PER_BUCKET).min(self.table.len());
         let mut used = 0;
         for b in 0..sample {
             for i in 0..ENTRIES_PER_BUCKET {

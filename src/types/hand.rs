@@ -112,6 +112,16 @@ impl Hand {
         self.0 == 0
     }
 
+    /// Whether the hand holds a silver, gold, bishop or rook: a piece that may be dropped on any
+    /// empty square (so it can always be put between a king and a checker).
+    #[inline(always)]
+    pub const fn has_any_square_piece(self) -> bool {
+        self.has(PieceKind::Silver)
+            || self.has(PieceKind::Gold)
+            || self.has(PieceKind::Bishop)
+            || self.has(PieceKind::Rook)
+    }
+
     /// Whether the hand holds anything other than pawns.
     #[inline(always)]
     pub const fn has_non_pawn(self) -> bool {
