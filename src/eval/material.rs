@@ -55,24 +55,6 @@ pub fn hand_material(pos: &Position) -> Value {
     v
 }
 
-/// Material on the board, from Black's point of view (kings count 0).
-#[cfg_attr(not(feature = "material"), allow(dead_code))]
-pub fn board_material(pos: &Position) -> Value {
-    let side = |c: Color| {
-        let bb = pos.pieces_of(c).0;
-        let mut v = 0;
-        for (mut bits, offset) in [(bb as u64, 0), ((bb >> 64) as u64, 64)] {
-            while bits != 0 {
-                let sq = bits.trailing_zeros() as usize + offset;
-                bits &= bits - 1;
-                v += BOARD[pos.piece_on(crate::types::Square::from_index_unchecked(sq)).kind().index()];
-            }
-        }
-        v
-    };
-    side(Color::Black) - side(Color::White)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,7 +77,7 @@ mod tests {
     }
 
     #[test]
-    fn board_material_agrees_with_the_placement_pass() {
+    fn the_positions_material_agrees_with_the_placement_pass() {
         for sfen in [
             crate::shogi::sfen::STARTPOS,
             "ln1g3nl/1r1sgk3/p1ppppsp1/1p4p1p/9/2P1P1P2/PPSP1P1PP/1B1G1S1R1/LN2KG1NL w b 22",
@@ -103,7 +85,7 @@ mod tests {
         ] {
             let pos = Position::from_sfen(sfen).unwrap();
             let whole = crate::eval::breakdown(&pos).material;
-            assert_eq!(board_material(&pos) + hand_material(&pos), whole, "{sfen}");
+            assert_eq!(pos.material(), whole, "{sfen}");
         }
     }
 }

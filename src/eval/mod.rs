@@ -48,7 +48,7 @@ pub fn evaluate(pos: &Position) -> Value {
 #[cfg(feature = "material")]
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let black = material::board_material(pos) + material::hand_material(pos);
+    let black = pos.material();
     let v = if pos.side_to_move() == Color::Black { black } else { -black };
     v.clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT)
 }

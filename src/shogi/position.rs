@@ -2,6 +2,7 @@
 
 use super::attacks::{self, between, line};
 use super::zobrist;
+use crate::eval::{hand_value, piece_value};
 use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
 
 /// What each ply remembers so the move can be unmade and the search can ask cheap questions.
@@ -11,6 +12,9 @@ pub(crate) struct StateInfo {
     pub board_key: u64,
     /// Both hands (wrapping sum of per-piece keys).
     pub hand_key: u64,
+    /// Board and hand material from Black's point of view, by the evaluation's piece values:
+    /// kept move by move, as YaneuraOu does, so the `material` build's evaluation is one load.
+    pub material: i32,
     /// Enemy pieces giving check to the side to move.
     pub checkers: Bitboard,
     /// Pieces of either colour that alone stand between the king of colour `c` and an enemy slider.
@@ -69,6 +73,7 @@ impl Position {
         let mut st = StateInfo {
             board_key,
             hand_key,
+            material: pos.compute_material(),
             checkers: Bitboard::EMPTY,
             blockers: [Bitboard::EMPTY; 2],
             last_move: Move::NONE,
@@ -183,6 +188,12 @@ impl Position {
     #[inline(always)]
     pub fn board_key(&self) -> u64 {
         self.state().board_key
+    }
+
+    /// Board and hand material from Black's point of view, by the evaluation's piece values.
+    #[inline]
+    pub fn material(&self) -> i32 {
+        self.state().material
     }
 
     /// Moves made since the root (the position given to `from_sfen`).
@@ -436,6 +447,8 @@ impl Position {
         let prev = *self.state();
         let mut board_key = prev.board_key ^ zobrist::side();
         let mut hand_key = prev.hand_key;
+        // Material gained by the mover (a drop loses the difference between hand and board).
+        let mut gain;
         let mut captured = Piece::NONE;
         let to = m.to();
         if m.is_drop() {
@@ -445,9 +458,11 @@ impl Position {
             let p = Piece::new(us, k);
             self.put_piece(p, to);
             board_key ^= zobrist::piece_square(p, to);
+            gain = piece_value(k) - hand_value(k);
         } else {
             let from = m.from();
             let p = self.board[from.index()];
+            gain = 0;
             captured = self.board[to.index()];
             if captured.is_some() {
                 self.remove_piece(captured, to);
@@ -455,10 +470,16 @@ impl Position {
                 let k = captured.kind().unpromoted();
                 self.hands[us.index()].add(k);
                 hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, k));
+                gain = piece_value(captured.kind()) + hand_value(k);
             }
             self.remove_piece(p, from);
             board_key ^= zobrist::piece_square(p, from);
-            let moved = if m.is_promotion() { Piece::new(us, p.kind().promoted()) } else { p };
+            let moved = if m.is_promotion() {
+                gain += piece_value(p.kind().promoted()) - piece_value(p.kind());
+                Piece::new(us, p.kind().promoted())
+            } else {
+                p
+            };
             self.put_piece(moved, to);
             board_key ^= zobrist::piece_square(moved, to);
             if p.kind() == PieceKind::King {
@@ -469,6 +490,7 @@ impl Position {
         let mut st = StateInfo {
             board_key,
             hand_key,
+            material: prev.material + if us == Color::Black { gain } else { -gain },
             checkers: Bitboard::EMPTY,
             blockers: [Bitboard::EMPTY; 2],
             last_move: m,
@@ -556,8 +578,26 @@ impl Position {
         (board_key, hand_key)
     }
 
+    /// Board and hand material from Black's point of view, computed from scratch; equal to
+    /// `material()` in a correct position.
+    pub fn compute_material(&self) -> i32 {
+        let mut v = 0;
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_some() {
+                v += if p.color() == Color::Black { piece_value(p.kind()) } else { -piece_value(p.kind()) };
+            }
+        }
+        for k in PieceKind::HAND {
+            let black = self.hands[Color::Black.index()].count(k) as i32;
+            let white = self.hands[Color::White.index()].count(k) as i32;
+            v += (black - white) * hand_value(k);
+        }
+        v
+    }
+
     /// Checks that every derived structure agrees with the board array: bitboards, king squares,
-    /// keys, checkers and pins. For tests; returns what disagrees.
+    /// keys, material, checkers and pins. For tests; returns what disagrees.
     pub fn check_consistency(&self) -> Result<(), String> {
         let mut by_color = [Bitboard::EMPTY; 2];
         let mut by_kind = [Bitboard::EMPTY; 15];
@@ -585,6 +625,9 @@ impl Position {
         }
         if self.compute_keys() != (self.state().board_key, self.state().hand_key) {
             return Err("incremental key differs from the key computed from scratch".into());
+        }
+        if self.compute_material() != self.state().material {
+            return Err("incremental material differs from the material counted from scratch".into());
         }
         let mut fresh = *self.state();
         self.fill_check_info(&mut fresh);
