@@ -83,6 +83,22 @@ fn mate_in_one_drops_and_board_moves() {
 }
 
 #[test]
+fn mate_in_one_far_board_checks() {
+    // A rook move along the edge rank mates from a distance when nothing can interpose...
+    let mut p = pos("8k/7pp/9/9/9/9/9/9/R3K4 b - 1");
+    assert!(check_mate_in_one(&mut p));
+    // ...and not when the defender holds a gold to drop in between.
+    one("8k/7pp/9/9/9/9/9/9/R3K4 b g 1", None);
+    // The bishop checks from a distance and uncovers the lance: a double check, which no drop in
+    // between answers, so the gold in hand does not help.
+    let mut p = pos("7pk/9/9/9/8B/9/9/9/4K3L b g 1");
+    let mut mates: Vec<String> = mates_in_one(&mut p).iter().map(|m| m.to_string()).collect();
+    mates.sort();
+    assert_eq!(mates, ["1e3c", "1e3c+"]);
+    assert!(check_mate_in_one(&mut p));
+}
+
+#[test]
 fn mate_in_one_excludes_pawn_drop_mate() {
     // P*1b would mate, but a pawn-drop mate is illegal.
     let mut p = pos("7lk/9/8S/9/9/9/9/7L1/8K b P 1");

@@ -5,10 +5,11 @@
 //! squares next to the enemy king it could step to now (`escapes`). A check can only mate if,
 //! after it, each of those squares is attacked or occupied by the checking piece, or lies on a
 //! line through the square it left (an over-approximation of lines it uncovers). A drop on one of
-//! those squares is rejected (the king takes it), and so is a drop from a distance when the
-//! defender holds a piece (other than a pawn) it could drop in between. Candidates that pass are
-//! made, and the defender's replies are looked for with the early-exit `has_evasion`. Every
-//! rejection is exact (none rejects a mate), so the test finds a mate whenever one exists.
+//! those squares is rejected (the king takes it), and so is any check from a distance by a piece
+//! that uncovers no line, drop or board move, when the defender holds a piece (other than a pawn)
+//! it could drop in between. Candidates that pass are made, and the defender's replies are looked
+//! for with the early-exit `has_evasion`. Every rejection is exact (none rejects a mate), so the
+//! test finds a mate whenever one exists.
 
 use super::moves::{generate_mating_candidates, has_evasion, pawn_files};
 use crate::shogi::attacks::{self, between, masks};
@@ -30,11 +31,11 @@ pub(crate) fn king_escapes(pos: &Position) -> Bitboard {
     e
 }
 
-/// Whether a drop check from a distance can surely be answered by the defender dropping a silver,
-/// gold, bishop, rook, lance or knight in between (pawns are left to the full test: a pawn drop
-/// can be illegal in ways not worth checking here).
+/// Whether a check given by the piece on `m.to()` alone, from a distance, can surely be answered by
+/// the defender dropping a silver, gold, bishop, rook, lance or knight in between (pawns are left
+/// to the full test: a pawn drop can be illegal in ways not worth checking here).
 #[inline]
-fn drop_is_blockable(pos: &Position, m: Move) -> bool {
+fn check_is_blockable(pos: &Position, m: Move) -> bool {
     let def = !pos.side_to_move();
     let block = between(pos.king_square(def), m.to());
     if block.is_empty() {
@@ -49,19 +50,25 @@ fn drop_is_blockable(pos: &Position, m: Move) -> bool {
         || (hand.has(PieceKind::Knight) && block.and_not(masks::last_two_ranks(def)).is_some())
 }
 
-/// Whether `m` could mate at all, judged from the king's current escape squares and, for drops
+/// Whether `m` could mate at all, judged from the king's current escape squares and, for checks
 /// from a distance, from the defender's hand.
 #[inline]
 fn may_mate(pos: &Position, m: Move, escapes: Bitboard) -> bool {
-    // A drop next to the king on a square it may step to now: the king takes the piece (a drop
-    // changes no attack on its own square).
-    if m.is_drop() && (escapes.contains(m.to()) || drop_is_blockable(pos, m)) {
+    let us = pos.side_to_move();
+    if m.is_drop() {
+        // A drop next to the king on a square it may step to now: the king takes the piece (a
+        // drop changes no attack on its own square).
+        if escapes.contains(m.to()) || check_is_blockable(pos, m) {
+            return false;
+        }
+    } else if !pos.blockers(!us).contains(m.from()) && check_is_blockable(pos, m) {
+        // A piece that uncovers no line checks from its new square alone, and a far check is
+        // blocked as a drop's is.
         return false;
     }
     if escapes.is_empty() {
         return true;
     }
-    let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let to = m.to();
     let kind = pos.moved_piece_after(m).kind();
