@@ -9,7 +9,6 @@
 //! position and its left-right mirror score the same. The tables are built at compile time from the
 //! short formulas below and the numbers in `params`.
 
-use super::material::piece_value;
 use super::params::*;
 use super::Value;
 use crate::types::{Color, PieceKind, Square};
@@ -138,19 +137,6 @@ static ENEMY_KING: Table = build(false);
 /// `Square::NO_KING`.
 static NO_KING_TABLE: Table = [[0; RELATIONS]; 16];
 
-/// Board values by kind index, as `material` defines them.
-const BOARD_VALUE: [Value; 16] = {
-    let mut t = [0; 16];
-    let mut k = 1;
-    while k < 15 {
-        if let Some(kind) = PieceKind::from_u8(k as u8) {
-            t[k] = piece_value(kind);
-        }
-        k += 1;
-    }
-    t
-};
-
 /// The king's own square from Black's point of view (White looks up the rotated square).
 static KING_SQUARE: [i16; 81] = {
     let mut t = [0i16; 81];
@@ -164,18 +150,10 @@ static KING_SQUARE: [i16; 81] = {
     t
 };
 
-/// Board material and placement, both from Black's point of view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PieceSums {
-    pub material: Value,
-    pub placement: Value,
-}
-
-/// One side's board material, its pieces' placement relative to both kings, and its king's
-/// square, in one pass over its pieces. Board material is summed here because the pass visits
-/// every piece anyway (counting bits instead is slow on targets without a popcount instruction).
+/// One side's placement: its pieces relative to both kings, and its king's square, in one pass
+/// over its pieces. (Material is the position's own, kept move by move.)
 #[inline(always)]
-fn side(pos: &Position, us: Color) -> PieceSums {
+fn side(pos: &Position, us: Color) -> Value {
     // Offsets are rotated for White: relation = base + sign * PADDED[piece].
     let sign = if us == Color::Black { 1 } else { -1 };
     let lookup = |c: Color, table: &'static Table| {
@@ -188,13 +166,13 @@ fn side(pos: &Position, us: Color) -> PieceSums {
     let (own_t, own_base) = lookup(us, &OWN_KING);
     let (enemy_t, enemy_base) = lookup(!us, &ENEMY_KING);
 
-    let mut sums = PieceSums::default();
+    let mut placement = 0;
     if pos.has_king(us) {
         let k = pos.king_square(us);
         let seen_as_black = if us == Color::Black { k } else { k.flip() };
-        sums.placement += KING_SQUARE[seen_as_black.index()] as Value;
+        placement += KING_SQUARE[seen_as_black.index()] as Value;
     }
-    // The king is visited too: its table rows and value are zero.
+    // The king is visited too: its table rows are zero.
     let bb = pos.pieces_of(us).0;
     for (mut bits, offset) in [(bb as u64, 0), ((bb >> 64) as u64, 64)] {
         while bits != 0 {
@@ -202,19 +180,17 @@ fn side(pos: &Position, us: Color) -> PieceSums {
             bits &= bits - 1;
             let kind = pos.piece_on(Square::from_index_unchecked(sq)).index() & 15;
             let padded = sign * PADDED[sq];
-            sums.material += BOARD_VALUE[kind];
-            sums.placement += own_t[kind][(own_base + padded) as usize] as Value
+            placement += own_t[kind][(own_base + padded) as usize] as Value
                 + enemy_t[kind][(enemy_base + padded) as usize] as Value;
         }
     }
-    sums
+    placement
 }
 
-/// Board material and placement, from Black's point of view.
+/// Placement of both sides' pieces and kings, from Black's point of view.
 #[inline]
-pub fn pieces(pos: &Position) -> PieceSums {
-    let (b, w) = (side(pos, Color::Black), side(pos, Color::White));
-    PieceSums { material: b.material - w.material, placement: b.placement - w.placement }
+pub fn placement(pos: &Position) -> Value {
+    side(pos, Color::Black) - side(pos, Color::White)
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
-//! Material: a value per kind on the board and a separate, higher value per kind in hand.
+//! Material: a value per kind on the board and a separate, higher value per kind in hand. The
+//! position keeps the sum over both sides move by move (`Position::material`).
 
 use super::params::*;
 use super::Value;
-use crate::types::{Color, PieceKind};
-use crate::Position;
+use crate::types::PieceKind;
 
 /// Board values by `PieceKind::index()`; the king has none (it is never captured).
 const BOARD: [Value; 15] = [
@@ -43,18 +43,6 @@ pub const fn hand_value(kind: PieceKind) -> Value {
     HAND[kind.unpromoted().index()]
 }
 
-/// Material in hand, from Black's point of view. (Board material is summed by the placement pass,
-/// which visits every piece anyway.)
-#[inline]
-pub fn hand_material(pos: &Position) -> Value {
-    let (black, white) = (pos.hand(Color::Black), pos.hand(Color::White));
-    let mut v = 0;
-    for k in PieceKind::HAND {
-        v += (black.count(k) as Value - white.count(k) as Value) * HAND[k.index()];
-    }
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,18 +62,5 @@ mod tests {
         }
         assert_eq!(piece_value(PieceKind::King), 0);
         assert_eq!(hand_value(PieceKind::King), 0);
-    }
-
-    #[test]
-    fn the_positions_material_agrees_with_the_placement_pass() {
-        for sfen in [
-            crate::shogi::sfen::STARTPOS,
-            "ln1g3nl/1r1sgk3/p1ppppsp1/1p4p1p/9/2P1P1P2/PPSP1P1PP/1B1G1S1R1/LN2KG1NL w b 22",
-            "8k/4+R4/9/9/9/9/9/9/K8 b 2G 1",
-        ] {
-            let pos = Position::from_sfen(sfen).unwrap();
-            let whole = crate::eval::breakdown(&pos).material;
-            assert_eq!(pos.material(), whole, "{sfen}");
-        }
     }
 }

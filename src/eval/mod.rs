@@ -1,9 +1,10 @@
 //! Static evaluation for the alpha-beta search, computed from scratch on every call.
 //!
 //! Three parts, each from Black's point of view, added and turned toward the side to move:
-//! - `material`: a value per kind on the board and a higher one in hand;
+//! - `material`: a value per kind on the board and a higher one in hand (the position keeps the
+//!   sum move by move, `Position::material`);
 //! - `king_relative`: each piece's placement relative to its own king (defence) and the enemy
-//!   king (attack), and the king's own square; its pass over the pieces also sums board material;
+//!   king (attack), and the king's own square;
 //! - `king_safety`: a penalty growing with the square of the danger around each king.
 //!
 //! Every term treats the colours alike (White's squares are Black's rotated 180 degrees) and
@@ -35,9 +36,7 @@ pub type Value = i32;
 #[cfg(not(feature = "material"))]
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let pieces = king_relative::pieces(pos);
-    let black =
-        material::hand_material(pos) + pieces.material + pieces.placement + king_safety::king_safety(pos);
+    let black = pos.material() + king_relative::placement(pos) + king_safety::king_safety(pos);
     let v = if pos.side_to_move() == Color::Black { black } else { -black };
     (v + params::TEMPO).clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT)
 }
@@ -74,10 +73,9 @@ pub struct Breakdown {
 /// The parts `evaluate` adds up.
 pub fn breakdown(pos: &Position) -> Breakdown {
     let king_penalty = [king_safety::penalty(pos, Color::Black), king_safety::penalty(pos, Color::White)];
-    let pieces = king_relative::pieces(pos);
     Breakdown {
-        material: pieces.material + material::hand_material(pos),
-        placement: pieces.placement,
+        material: pos.material(),
+        placement: king_relative::placement(pos),
         king_safety: king_penalty[1] - king_penalty[0],
         king_penalty,
         tempo: params::TEMPO,

@@ -2,7 +2,7 @@
 
 use super::attacks::{self, between, line};
 use super::zobrist;
-use crate::eval::{hand_value, piece_value};
+use crate::eval::{hand_value, piece_value, Value};
 use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
 
 /// What each ply remembers so the move can be unmade and the search can ask cheap questions.
@@ -14,7 +14,7 @@ pub(crate) struct StateInfo {
     pub hand_key: u64,
     /// Board and hand material from Black's point of view, by the evaluation's piece values:
     /// kept move by move, as YaneuraOu does, so the `material` build's evaluation is one load.
-    pub material: i32,
+    pub material: Value,
     /// Enemy pieces giving check to the side to move.
     pub checkers: Bitboard,
     /// Pieces of either colour that alone stand between the king of colour `c` and an enemy slider.
@@ -192,7 +192,7 @@ impl Position {
 
     /// Board and hand material from Black's point of view, by the evaluation's piece values.
     #[inline]
-    pub fn material(&self) -> i32 {
+    pub fn material(&self) -> Value {
         self.state().material
     }
 
@@ -580,7 +580,7 @@ impl Position {
 
     /// Board and hand material from Black's point of view, computed from scratch; equal to
     /// `material()` in a correct position.
-    pub fn compute_material(&self) -> i32 {
+    pub fn compute_material(&self) -> Value {
         let mut v = 0;
         for sq in Square::all() {
             let p = self.board[sq.index()];
@@ -589,8 +589,8 @@ impl Position {
             }
         }
         for k in PieceKind::HAND {
-            let black = self.hands[Color::Black.index()].count(k) as i32;
-            let white = self.hands[Color::White.index()].count(k) as i32;
+            let black = self.hands[Color::Black.index()].count(k) as Value;
+            let white = self.hands[Color::White.index()].count(k) as Value;
             v += (black - white) * hand_value(k);
         }
         v
