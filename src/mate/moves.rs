@@ -50,6 +50,20 @@ fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
     t
 }
 
+/// Every square a slider of `kind` and colour `us` on `from` could reach on an empty board (a
+/// superset of its moves), or `None` for a step piece, whose moves are a cheap lookup anyway.
+#[inline]
+fn empty_board_reach(us: Color, kind: PieceKind, from: Square) -> Option<Bitboard> {
+    match kind {
+        PieceKind::Lance => Some(attacks::lance_pseudo(us, from)),
+        PieceKind::Bishop => Some(attacks::bishop_pseudo(from)),
+        PieceKind::Rook => Some(attacks::rook_pseudo(from)),
+        PieceKind::Horse => Some(attacks::bishop_pseudo(from) | attacks::king_attacks(from)),
+        PieceKind::Dragon => Some(attacks::rook_pseudo(from) | attacks::king_attacks(from)),
+        _ => None,
+    }
+}
+
 /// Appends every legal move of the side to move that gives check. Nothing when the enemy has no
 /// king. When the side to move is itself in check, these are its evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
@@ -59,8 +73,9 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
 /// The checks that could mate at once, in `generate_checks`'s order, given `escapes`
 /// (`one::king_escapes`): no pawn drop (a pawn drop never mates legally: a mating one is
 /// illegal), no drop on an escape square (the king takes the piece: a drop changes no attack on
-/// its own square), and no drop from a distance where the defender holds a silver, gold, bishop
-/// or rook to put in between. The rest are only candidates, to be tested.
+/// its own square), and no check from a distance by a drop or a move that uncovers no line where
+/// the defender holds a silver, gold, bishop or rook to put in between. The rest are only
+/// candidates, to be tested.
 pub(crate) fn generate_mating_candidates(pos: &Position, list: &mut MoveList, escapes: Bitboard) {
     generate_checks_with(pos, list, Some(escapes));
 }
@@ -88,6 +103,11 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     let empty = !occ;
     let own = pos.pieces_of(us);
     let chk = check_squares(us, ksq, occ);
+    let adjacent = attacks::king_attacks(ksq);
+    // Mating candidates only: a check from a distance by a piece that uncovers no line is answered
+    // by a drop in between when the defender holds a silver, gold, bishop or rook, so only
+    // contact checks (and knight checks, which nothing blocks) are left.
+    let contact_only = mate_escapes.is_some() && pos.hand(them).has_any_square_piece();
 
     // Drops.
     let hand = pos.hand(us);
@@ -98,8 +118,7 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
         let (mut targets, mut far_targets) = (empty, empty);
         if let Some(escapes) = mate_escapes {
             targets = targets.and_not(escapes);
-            let blocks_anything = pos.hand(them).has_any_square_piece();
-            far_targets = if blocks_anything { targets & attacks::king_attacks(ksq) } else { targets };
+            far_targets = if contact_only { targets & adjacent } else { targets };
         }
         if mate_escapes.is_none() && hand.has(PieceKind::Pawn) {
             if let Some(sq) = pawn_check_square(pos, us) {
@@ -140,7 +159,6 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     // Only some pieces can check at all: sliders, the uncovering pieces, knights that can jump
     // to a checking square (as knights or promoted), and the other step pieces within two
     // squares of the king.
-    let adjacent = attacks::king_attacks(ksq);
     let mut near = adjacent;
     for sq in adjacent {
         near |= attacks::king_attacks(sq);
@@ -169,13 +187,31 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
             }
             continue;
         }
+        let discovers = discoverers.contains(from);
+        let mut plain = chk[kind.index()];
+        let mut promo = if kind.can_promote() { chk[kind.promoted().index()] } else { Bitboard::EMPTY };
+        if contact_only && !discovers {
+            // Knights check from two ranks away, where nothing comes in between.
+            if kind != PieceKind::Knight {
+                plain &= adjacent;
+            }
+            promo &= adjacent;
+            // A slider whose lines miss those squares even on an empty board needs no attack set.
+            if empty_board_reach(us, kind, from).is_some_and(|reach| (reach & (plain | promo)).is_empty()) {
+                continue;
+            }
+        }
+        if discovers {
+            let disc = !line(ksq, from);
+            plain |= disc;
+            if kind.can_promote() {
+                promo |= disc;
+            }
+        }
         let mut dests = attacks::attacks(us, kind, from, occ) & targets;
         if pinned.contains(from) {
             dests &= line(our_ksq, from);
         }
-        let disc = if discoverers.contains(from) { !line(ksq, from) } else { Bitboard::EMPTY };
-        let plain = chk[kind.index()] | disc;
-        let promo = if kind.can_promote() { chk[kind.promoted().index()] | disc } else { Bitboard::EMPTY };
         let cand = dests & (plain | promo);
         if cand.is_empty() {
             continue;
