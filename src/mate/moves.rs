@@ -159,14 +159,8 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     // Only some pieces can check at all: sliders, the uncovering pieces, knights that can jump
     // to a checking square (as knights or promoted), and the other step pieces within two
     // squares of the king.
-    let mut near = adjacent;
-    for sq in adjacent {
-        near |= attacks::king_attacks(sq);
-    }
-    let mut knight_from = Bitboard::EMPTY;
-    for sq in chk[PieceKind::Knight.index()] | chk[PieceKind::Gold.index()] {
-        knight_from |= attacks::knight_attacks(them, sq);
-    }
+    let near = attacks::within_two(ksq);
+    let knight_from = attacks::knight_check_origins(them, ksq);
     let sliders = pos.pieces(us, PieceKind::Lance)
         | pos.pieces(us, PieceKind::Bishop)
         | pos.pieces(us, PieceKind::Rook)

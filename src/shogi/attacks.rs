@@ -65,6 +65,23 @@ const KNIGHT_STEPS: [(i8, i8); 2] = [(-1, -2), (1, -2)];
 const SILVER_STEPS: [(i8, i8); 5] = [(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
 const GOLD_STEPS: [(i8, i8); 6] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
 const KING_STEPS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+/// Every step of at most two files and two ranks.
+const WITHIN_TWO_STEPS: [(i8, i8); 24] = {
+    let mut t = [(0, 0); 24];
+    let (mut i, mut df) = (0, -2);
+    while df <= 2 {
+        let mut dr = -2;
+        while dr <= 2 {
+            if df != 0 || dr != 0 {
+                t[i] = (df, dr);
+                i += 1;
+            }
+            dr += 1;
+        }
+        df += 1;
+    }
+    t
+};
 
 const fn step_table(deltas: &[(i8, i8)]) -> [[Bitboard; 82]; 2] {
     let mut t = [[Bitboard::EMPTY; 82]; 2];
@@ -133,6 +150,36 @@ static KNIGHT: [[Bitboard; 82]; 2] = step_table(&KNIGHT_STEPS);
 static SILVER: [[Bitboard; 82]; 2] = step_table(&SILVER_STEPS);
 static GOLD: [[Bitboard; 82]; 2] = step_table(&GOLD_STEPS);
 static KING: [Bitboard; 82] = step_table(&KING_STEPS)[0];
+static WITHIN_TWO: [Bitboard; 82] = step_table(&WITHIN_TWO_STEPS)[0];
+static KNIGHT_CHECK_ORIGINS: [[Bitboard; 82]; 2] = knight_check_origin_table();
+
+/// For a king of colour `c` on each square: the squares from which an enemy knight could jump to
+/// a square where it checks, as a knight or promoted to a gold-mover.
+const fn knight_check_origin_table() -> [[Bitboard; 82]; 2] {
+    let knight = step_table(&KNIGHT_STEPS);
+    let gold = step_table(&GOLD_STEPS);
+    let mut t = [[Bitboard::EMPTY; 82]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut king = 0;
+        while king < 81 {
+            // The king's own colour's patterns, reversed: the squares that attack it.
+            let checks = knight[c][king].0 | gold[c][king].0;
+            let mut origins = 0u128;
+            let mut sq = 0;
+            while sq < 81 {
+                if checks & (1u128 << sq) != 0 {
+                    origins |= knight[c][sq].0;
+                }
+                sq += 1;
+            }
+            t[c][king] = Bitboard(origins);
+            king += 1;
+        }
+        c += 1;
+    }
+    t
+}
 static RAYS: [[Bitboard; 82]; 8] = ray_table();
 static LINES: ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) = line_tables();
 static ROOK_PSEUDO: [Bitboard; 82] = union_of_rays([DOWN, UP, LEFT, RIGHT]);
@@ -178,6 +225,17 @@ pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     KING[sq.index()]
+}
+/// Squares at most two files and two ranks from `sq`, `sq` itself excluded.
+#[inline(always)]
+pub fn within_two(sq: Square) -> Bitboard {
+    WITHIN_TWO[sq.index()]
+}
+/// Squares from which a knight of the enemy of `c` could jump to a square where it checks the king
+/// of colour `c` on `ksq` (as a knight, or promoting there to move like a gold).
+#[inline(always)]
+pub fn knight_check_origins(c: Color, ksq: Square) -> Bitboard {
+    KNIGHT_CHECK_ORIGINS[c.index()][ksq.index()]
 }
 
 /// Attacks along a ray toward higher indices: up to and including the first blocker.
@@ -341,6 +399,24 @@ pub mod masks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn composed_tables_match_their_definitions() {
+        for ksq in Square::all() {
+            let mut near = Bitboard::EMPTY;
+            for sq in king_attacks(ksq) {
+                near |= king_attacks(sq);
+            }
+            assert_eq!(within_two(ksq), near.without(ksq), "{ksq}");
+            for c in Color::ALL {
+                let mut origins = Bitboard::EMPTY;
+                for sq in knight_attacks(c, ksq) | gold_attacks(c, ksq) {
+                    origins |= knight_attacks(c, sq);
+                }
+                assert_eq!(knight_check_origins(c, ksq), origins, "{ksq} {c:?}");
+            }
+        }
+    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
