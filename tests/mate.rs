@@ -59,17 +59,22 @@ fn one(sfen: &str, unique: Option<&str>) {
     }
 }
 
+/// The position has exactly the mates `expected` (in sorted order), and `mate_in_one` finds one.
+fn exactly_these_mates(sfen: &str, expected: &[&str]) {
+    let mut p = pos(sfen);
+    let mut mates: Vec<String> = mates_in_one(&mut p).iter().map(|m| m.to_string()).collect();
+    mates.sort();
+    assert_eq!(mates, expected, "{sfen}");
+    assert!(check_mate_in_one(&mut p));
+}
+
 #[test]
 fn mate_in_one_drops_and_board_moves() {
     // Gold drop on the head of a cornered king, backed by a pawn.
     one("8k/9/8P/9/9/9/9/9/9 b G 1", Some("G*1b"));
     // Board move: the gold steps up beside the knight.
     one("7nk/9/7G1/9/9/9/9/9/9 b - 1", None);
-    let mut p = pos("7nk/9/7G1/6N2/9/9/9/9/9 b - 1");
-    let mut mates: Vec<String> = mates_in_one(&mut p).iter().map(|m| m.to_string()).collect();
-    mates.sort();
-    assert_eq!(mates, ["2c2b", "3d2b+"]);
-    assert!(check_mate_in_one(&mut p));
+    exactly_these_mates("7nk/9/7G1/6N2/9/9/9/9/9 b - 1", &["2c2b", "3d2b+"]);
     // A knight drop: nothing can interpose against a knight.
     one("7sk/7nl/9/9/9/9/9/9/9 b N 1", Some("N*2c"));
     // Rook drops along the edge file mate from any distance when nothing can interpose...
@@ -91,11 +96,7 @@ fn mate_in_one_far_board_checks() {
     one("8k/7pp/9/9/9/9/9/9/R3K4 b g 1", None);
     // The bishop checks from a distance and uncovers the lance: a double check, which no drop in
     // between answers, so the gold in hand does not help.
-    let mut p = pos("7pk/9/9/9/8B/9/9/9/4K3L b g 1");
-    let mut mates: Vec<String> = mates_in_one(&mut p).iter().map(|m| m.to_string()).collect();
-    mates.sort();
-    assert_eq!(mates, ["1e3c", "1e3c+"]);
-    assert!(check_mate_in_one(&mut p));
+    exactly_these_mates("7pk/9/9/9/8B/9/9/9/4K3L b g 1", &["1e3c", "1e3c+"]);
 }
 
 #[test]
