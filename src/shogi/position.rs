@@ -245,6 +245,19 @@ impl Position {
         self.state().checks_in_row[c.index()] as u32
     }
 
+    /// The key of the position `back` plies before the current one (`1..=history_len()`).
+    #[inline]
+    pub(crate) fn key_plies_back(&self, back: usize) -> u64 {
+        let s = &self.states[self.states.len() - 1 - back];
+        s.board_key ^ s.hand_key
+    }
+
+    /// How many earlier positions `key_plies_back` can reach.
+    #[inline]
+    pub(crate) fn history_len(&self) -> usize {
+        self.states.len() - 1
+    }
+
     /// Keys of earlier positions, newest first, paired with how many plies back each lies.
     pub(crate) fn key_history(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
         let n = self.states.len() - 1;

@@ -60,10 +60,11 @@ impl Position {
     /// fourth occurrence. No repetition reaches back across a null move.
     pub fn repetition(&self, max_back: usize, ply: usize) -> Sennichite {
         let key = self.key();
-        let window = max_back.min(self.state().plies_from_null as usize);
+        let window = max_back.min(self.state().plies_from_null as usize).min(self.history_len());
         let mut before_root = 0;
-        for (back, k) in self.key_history().take(window) {
-            if back >= 4 && back % 2 == 0 && k == key {
+        // Only the same side to move, at least two moves each back, can repeat the position.
+        for back in (4..=window).step_by(2) {
+            if self.key_plies_back(back) == key {
                 if back > ply {
                     before_root += 1;
                     if before_root < 2 {
