@@ -85,6 +85,28 @@ fn go_nodes_answers_legally_and_reports_no_iteration_past_the_limit() {
 }
 
 #[test]
+fn a_search_stopped_inside_an_iteration_ends_with_its_nodes_and_its_best_move() {
+    let mut e = Engine::spawn();
+    let args = "startpos moves 2g2f 8c8d";
+    let limit = 50_000;
+    e.send(&format!("position {args}"));
+    e.send(&format!("go nodes {limit}"));
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    let (best, _) = parse_bestmove(&e, lines.last().unwrap());
+    let infos = pv_infos(&e, &lines);
+    let Some(last) = infos.last() else { e.fail("go nodes printed no iteration") };
+    // The node limit stops the search inside an iteration; the GUI's last line must still show
+    // the whole search, not the last iteration that finished.
+    if last.nodes < limit {
+        e.fail(&format!("the last info line shows {} nodes, fewer than the {limit} searched", last.nodes));
+    }
+    if last.pv.first() != Some(&best) {
+        e.fail(&format!("the last info line's pv {:?} does not start with bestmove {best}", last.pv));
+    }
+    e.quit();
+}
+
+#[test]
 fn go_movetime_answers_with_a_legal_move() {
     let mut e = Engine::spawn();
     e.send("position startpos");

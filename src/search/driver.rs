@@ -22,13 +22,25 @@ pub(crate) struct RootMove {
     pub mv: Move,
     pub score: Value,
     pub prev_score: Value,
+    /// The iteration that gave `score`, and whether the score is exact or only a bound (the
+    /// root's window failed on it).
+    pub scored_depth: i32,
+    pub score_bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
 }
 
 impl RootMove {
     fn new(mv: Move) -> RootMove {
-        RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv] }
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            scored_depth: 0,
+            score_bound: Bound::Exact,
+            seldepth: 0,
+            pv: vec![mv],
+        }
     }
 
     /// This move's line as line `multipv` of iteration `depth`: the one place a `PvInfo` is
@@ -210,6 +222,24 @@ fn wait_for_release(shared: &Shared, limits: &Limits) {
     }
 }
 
+/// After a stop in the middle of iteration `depth`: the lines as they stand, so that the last
+/// `info` a GUI sees carries the nodes and time of the whole search (as YaneuraOu's and
+/// Stockfish's do). A line whose move was scored in this iteration shows this depth and that
+/// score's bound; the others show the previous iteration's depth and score.
+fn report_interrupted(w: &Worker, rms: &[RootMove], depth: i32, multipv: usize) {
+    for (i, rm) in rms.iter().take(multipv).enumerate() {
+        let (d, bound) = if rm.scored_depth == depth && rm.score > -INFINITE {
+            (depth, rm.score_bound)
+        } else {
+            (depth - 1, Bound::Exact)
+        };
+        let shown = if bound == Bound::Exact && rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        if d >= 1 && shown > -INFINITE {
+            report_pv(w, rm, d, i + 1, bound);
+        }
+    }
+}
+
 fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
     let Some(main) = &w.main else { return };
     let info = rm.info(depth, multipv, bound, w.shared.total_nodes(), w.tt, w.shared);
@@ -250,6 +280,16 @@ fn search_root(
         let rm = &mut rms[i];
         if i == pv_idx || v > alpha || minimax {
             rm.score = v;
+            rm.scored_depth = depth;
+            rm.score_bound = if minimax {
+                Bound::Exact
+            } else if v <= alpha {
+                Bound::Upper
+            } else if v >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
             rm.seldepth = w.seldepth;
             rm.pv.clear();
             rm.pv.push(m);
@@ -343,6 +383,9 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             }
         }
         if w.stopped() {
+            if is_main {
+                report_interrupted(w, rms, depth, multipv);
+            }
             break;
         }
         if !is_main {
