@@ -344,7 +344,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         for pv_idx in 0..multipv {
             w.seldepth = 0;
             let prev = rms[pv_idx].prev_score;
-            let mut delta = ASPIRATION_DELTA;
+            let mut delta = tuned!(ASPIRATION_DELTA);
             let (mut alpha, mut beta) = if w.uses_aspiration()
                 && depth >= ASPIRATION_MIN_DEPTH
                 && prev > -INFINITE

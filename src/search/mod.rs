@@ -26,6 +26,9 @@ pub mod time;
 mod tt;
 pub mod value;
 
+#[cfg(feature = "tune")]
+pub use params::{set_tunable, tunables};
+pub use params::{Tunable, TUNABLE_NAMES};
 pub use searcher::{search_value, search_value_with, Searcher};
 pub use stats::SearchStats;
 pub use time::{Clock, Lateness, TimeBudget, TimeControl, TimeOptions};

@@ -1,33 +1,106 @@
 //! Every tunable number of the search, named, in one place.
+//!
+//! The numbers declared with `tunable!` are constants, except in a build with the `tune` feature
+//! (`cargo build --release --features tune`): there each is a USI spin option of its own name
+//! and range, so that a tuner (ShogiArena's SPSA) can set it between games. The search reads
+//! them through `tuned!`, which is the constant itself in a normal build.
 
-use super::value::Value;
 use std::time::Duration;
 
-/// Aspiration window: first half-width, and how it grows after a fail.
-pub const ASPIRATION_DELTA: Value = 24;
+/// Declares a tunable parameter: `tunable!(NAME = default, min..=max);`.
+#[cfg(not(feature = "tune"))]
+macro_rules! tunable {
+    ($name:ident = $default:literal, $min:literal..=$max:literal) => {
+        pub const $name: i32 = $default;
+    };
+}
+
+/// Declares a tunable parameter: `tunable!(NAME = default, min..=max);`.
+#[cfg(feature = "tune")]
+macro_rules! tunable {
+    ($name:ident = $default:literal, $min:literal..=$max:literal) => {
+        pub static $name: Tuned =
+            Tuned::new(Tunable { name: stringify!($name), default: $default, min: $min, max: $max });
+    };
+}
+
+/// The current value of a parameter declared with `tunable!`.
+#[cfg(not(feature = "tune"))]
+macro_rules! tuned {
+    ($name:ident) => {
+        $crate::search::params::$name
+    };
+}
+
+/// The current value of a parameter declared with `tunable!`.
+#[cfg(feature = "tune")]
+macro_rules! tuned {
+    ($name:ident) => {
+        $crate::search::params::$name.get()
+    };
+}
+pub(crate) use tuned;
+
+/// A tunable parameter's name (its USI option's in a `tune` build), value here, and the range a
+/// tuner may move it in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    /// The constant's name in this file, and the option's.
+    pub name: &'static str,
+    /// Its value in every build but a tuned one's.
+    pub default: i32,
+    /// The least value a tuner may set.
+    pub min: i32,
+    /// The greatest value a tuner may set.
+    pub max: i32,
+}
+
+/// A tunable parameter's current value in a `tune` build.
+#[cfg(feature = "tune")]
+pub struct Tuned {
+    /// The declaration: name, default and range.
+    pub spec: Tunable,
+    value: std::sync::atomic::AtomicI32,
+}
+
+#[cfg(feature = "tune")]
+impl Tuned {
+    const fn new(spec: Tunable) -> Tuned {
+        Tuned { spec, value: std::sync::atomic::AtomicI32::new(spec.default) }
+    }
+
+    /// The value set last (the default until an option sets it).
+    #[inline]
+    pub fn get(&self) -> i32 {
+        self.value.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+// Aspiration window: first half-width, and how it grows after a fail.
+tunable!(ASPIRATION_DELTA = 24, 8..=80);
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Null-move pruning: allowed from this depth; reduction = base + depth / divisor.
 pub const NULL_MIN_DEPTH: i32 = 3;
-pub const NULL_REDUCTION_BASE: i32 = 3;
-pub const NULL_REDUCTION_DIVISOR: i32 = 4;
-/// The further the evaluation is above beta, the more the null move is reduced: one ply per
-/// this much, at most `NULL_EVAL_MAX` plies.
-pub const NULL_EVAL_DIVISOR: Value = 200;
+tunable!(NULL_REDUCTION_BASE = 3, 1..=6);
+tunable!(NULL_REDUCTION_DIVISOR = 4, 2..=8);
+// The further the evaluation is above beta, the more the null move is reduced: one ply per
+// this much, at most `NULL_EVAL_MAX` plies.
+tunable!(NULL_EVAL_DIVISOR = 200, 80..=400);
 pub const NULL_EVAL_MAX: i32 = 3;
 
-/// Reverse futility (static null move): eval - margin * depth >= beta at shallow depth.
-pub const RFP_MAX_DEPTH: i32 = 7;
-pub const RFP_MARGIN: Value = 110;
+// Reverse futility (static null move): eval - margin * depth >= beta at shallow depth.
+tunable!(RFP_MAX_DEPTH = 7, 3..=12);
+tunable!(RFP_MARGIN = 110, 40..=250);
 
 /// Razoring: hopeless shallow nodes drop straight into quiescence.
 pub const RAZOR_MAX_DEPTH: i32 = 2;
-pub const RAZOR_MARGIN: Value = 400;
+tunable!(RAZOR_MARGIN = 400, 150..=800);
 
 /// Futility pruning of quiet moves: eval + base + per-depth margin cannot reach alpha.
 pub const FUTILITY_MAX_DEPTH: i32 = 7;
-pub const FUTILITY_BASE: Value = 120;
-pub const FUTILITY_PER_DEPTH: Value = 110;
+tunable!(FUTILITY_BASE = 120, 30..=300);
+tunable!(FUTILITY_PER_DEPTH = 110, 40..=250);
 
 /// Late-move pruning: at depth d, once this many moves (of any kind, pruned ones included) have
 /// been picked, the remaining quiet moves are skipped; half as many when not improving.
@@ -37,9 +110,9 @@ pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 }) as usize
 }
 
-/// SEE pruning thresholds at shallow depth (per depth unit), and the deepest depth it applies to.
-pub const SEE_QUIET_MARGIN: i32 = -60;
-pub const SEE_CAPTURE_MARGIN: i32 = -140;
+// SEE pruning thresholds at shallow depth (per depth unit), and the deepest depth it applies to.
+tunable!(SEE_QUIET_MARGIN = -60, -150..=-10);
+tunable!(SEE_CAPTURE_MARGIN = -140, -300..=-40);
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 
 /// Singular extension: from this depth, with a table entry at most `SINGULAR_TT_DEPTH_MARGIN`
@@ -47,15 +120,16 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 /// this margin per ply.
 pub const SINGULAR_MIN_DEPTH: i32 = 6;
 pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
-pub const SINGULAR_MARGIN_PER_DEPTH: Value = 2;
+tunable!(SINGULAR_MARGIN_PER_DEPTH = 2, 0..=8);
 
-/// Late-move reductions: reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR.
-pub const LMR_BASE: f64 = 0.5;
-pub const LMR_DIVISOR: f64 = 2.2;
+// Late-move reductions: reduction = LMR_BASE_CENTI / 100 + ln(depth) * ln(moves) /
+// (LMR_DIVISOR_CENTI / 100), in hundredths so that they can be tuned as integers.
+tunable!(LMR_BASE_CENTI = 50, 0..=150);
+tunable!(LMR_DIVISOR_CENTI = 220, 140..=400);
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// A quiet move's history score (butterfly plus both continuations, together within three times
-/// `HISTORY_MAX`) divided by this is taken off its reduction: at most three plies either way.
-pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
+// A quiet move's history score (butterfly plus both continuations, together within three times
+// `HISTORY_MAX`) divided by this is taken off its reduction: at most three plies either way.
+tunable!(LMR_HISTORY_DIVISOR = 16_384, 6000..=40000);
 
 /// History: bonus cap and the gravity limit that keeps scores bounded.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -93,9 +167,9 @@ pub const CAPTURE_ATTACKER_DIVISOR: i32 = 64;
 
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
-/// Quiescence futility: a capture is skipped when the static evaluation plus this margin plus the
-/// victim's exchange value cannot reach alpha (promotions and checks are always tried).
-pub const QS_FUTILITY_MARGIN: Value = 150;
+// Quiescence futility: a capture is skipped when the static evaluation plus this margin plus the
+// victim's exchange value cannot reach alpha (promotions and checks are always tried).
+tunable!(QS_FUTILITY_MARGIN = 150, 50..=400);
 /// How many plies of quiescence may answer checks before only captures remain.
 pub const QS_CHECK_PLIES: i32 = 6;
 
@@ -126,3 +200,81 @@ pub const ROOT_MATE_ANALYSIS: Duration = Duration::from_millis(300);
 /// second, where alpha-beta alone finds the mates that matter; the review of the search measured
 /// 22 ms of a 300 ms byoyomi spent there before depth 1.)
 pub const ROOT_MATE_MIN: Duration = Duration::from_millis(100);
+
+/// Lists the parameters declared with `tunable!`: their specifications in a `tune` build.
+macro_rules! tunable_list {
+    ($($name:ident),* $(,)?) => {
+        /// The names of the parameters declared with `tunable!`, in the order they are declared.
+        pub const TUNABLE_NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        /// Every tunable parameter with its range, as a `tune` build declares its options.
+        #[cfg(feature = "tune")]
+        pub fn tunables() -> Vec<Tunable> {
+            vec![$($name.spec),*]
+        }
+
+        /// Sets the tunable parameter `name` (a `tune` build's option) to `value`, within its range.
+        #[cfg(feature = "tune")]
+        pub fn set_tunable(name: &str, value: i32) -> Result<(), String> {
+            let all: &[&Tuned] = &[$(&$name),*];
+            let t = all.iter().find(|t| t.spec.name == name).ok_or_else(|| format!("unknown parameter {name}"))?;
+            if !(t.spec.min..=t.spec.max).contains(&value) {
+                return Err(format!("option {name}: {value} is not from {} to {}", t.spec.min, t.spec.max));
+            }
+            t.value.store(value, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        }
+    };
+}
+
+tunable_list!(
+    ASPIRATION_DELTA,
+    NULL_REDUCTION_BASE,
+    NULL_REDUCTION_DIVISOR,
+    NULL_EVAL_DIVISOR,
+    RFP_MAX_DEPTH,
+    RFP_MARGIN,
+    RAZOR_MARGIN,
+    FUTILITY_BASE,
+    FUTILITY_PER_DEPTH,
+    SEE_QUIET_MARGIN,
+    SEE_CAPTURE_MARGIN,
+    SINGULAR_MARGIN_PER_DEPTH,
+    LMR_BASE_CENTI,
+    LMR_DIVISOR_CENTI,
+    LMR_HISTORY_DIVISOR,
+    QS_FUTILITY_MARGIN
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_is_listed_once() {
+        // Each `tunable!(NAME = ...)` line of this file, against the list the options are made from.
+        let source = include_str!("params.rs");
+        let declared: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("tunable!("))
+            .filter_map(|rest| rest.split(' ').next())
+            .collect();
+        assert_eq!(declared, TUNABLE_NAMES, "tunable! declarations and tunable_list! differ");
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn tunables_take_values_in_their_range_only() {
+        let specs = tunables();
+        assert_eq!(specs.iter().map(|t| t.name).collect::<Vec<_>>(), TUNABLE_NAMES);
+        for t in specs {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            // Out of range is refused and the value kept; the default itself is accepted (other
+            // tests search at the same time, so no value is changed for real).
+            assert!(set_tunable(t.name, t.max + 1).is_err() && set_tunable(t.name, t.min - 1).is_err());
+            assert!(set_tunable(t.name, t.default).is_ok());
+        }
+        assert_eq!(RFP_MARGIN.get(), RFP_MARGIN.spec.default);
+        assert!(set_tunable("NO_SUCH_PARAMETER", 0).is_err());
+    }
+}

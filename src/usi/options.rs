@@ -134,6 +134,19 @@ fn parse_spin(name: &str, value: &str) -> Result<i64, String> {
     }
 }
 
+/// Sets a search parameter of a `tune` build (its options are the parameters' names).
+#[cfg(feature = "tune")]
+fn set_search_parameter(name: &str, value: &str) -> Result<(), String> {
+    let v = value.parse::<i32>().map_err(|_| format!("option {name}: '{value}' is not a number"))?;
+    crate::search::set_tunable(name, v)
+}
+
+/// Search parameters are constants outside a `tune` build.
+#[cfg(not(feature = "tune"))]
+fn set_search_parameter(name: &str, _value: &str) -> Result<(), String> {
+    Err(format!("option {name}: search parameters can be set only in a build with the tune feature"))
+}
+
 impl Options {
     /// The `option ...` lines answered to `usi`.
     pub fn declarations(&self) -> Vec<String> {
@@ -178,6 +191,13 @@ impl Options {
         if !cfg!(feature = "material") {
             lines.push(format!("option name EvalFile type string default {}", d.eval_file));
             lines.push(format!("option name UseNNUE type check default {}", d.use_nnue));
+        }
+        #[cfg(feature = "tune")]
+        for t in crate::search::tunables() {
+            lines.push(format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            ));
         }
         lines
     }
@@ -259,6 +279,7 @@ impl Options {
                         format!("option DobutsuRepetition: '{value}' is not Fourfold, Threefold or Off")
                     })?
             }
+            _ if crate::search::TUNABLE_NAMES.contains(&name) => set_search_parameter(name, value)?,
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(None)
@@ -309,6 +330,21 @@ mod tests {
         o.set("SearchAlgorithm", "Minimax").unwrap();
         assert_eq!(o.algorithm, SearchAlgorithm::Minimax);
         assert!(o.set("Nonexistent", "1").is_err());
+    }
+
+    #[test]
+    fn search_parameters_are_options_only_in_a_tune_build() {
+        let mut o = Options::default();
+        let name = crate::search::TUNABLE_NAMES[0];
+        let declared = o.declarations().iter().any(|l| l.starts_with(&format!("option name {name} ")));
+        assert_eq!(declared, cfg!(feature = "tune"), "{name}");
+        assert!(o.set(name, "not a number").is_err());
+        // Its own default: a tune build's tests search at the same time, with the same values.
+        #[cfg(feature = "tune")]
+        let value = crate::search::tunables()[0].default.to_string();
+        #[cfg(not(feature = "tune"))]
+        let value = "1".to_string();
+        assert_eq!(o.set(name, &value).is_ok(), cfg!(feature = "tune"));
     }
 
     #[test]

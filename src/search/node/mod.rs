@@ -123,7 +123,9 @@ fn lmr_table() -> Vec<[i32; 64]> {
     let mut t = vec![[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            let (base, divisor) =
+                (tuned!(LMR_BASE_CENTI) as f64 / 100.0, tuned!(LMR_DIVISOR_CENTI) as f64 / 100.0);
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
         }
     }
     t
@@ -455,7 +457,7 @@ impl<'a> Worker<'a> {
 
         if pruning && !PV && !in_check && !singular_search && !is_mate_score(beta) {
             // Step 6. Razoring: far below alpha at the frontier, only captures could save it.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= RAZOR_MAX_DEPTH && eval + tuned!(RAZOR_MARGIN) * depth < alpha {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply, 0);
                 if v <= alpha {
                     self.stats.razor_prunes += 1;
@@ -463,17 +465,17 @@ impl<'a> Worker<'a> {
                 }
             }
             // Step 7. Reverse futility: so far above beta that a quiet reply will not bring it back.
-            let margin = RFP_MARGIN * (depth - improving as i32);
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta {
+            let margin = tuned!(RFP_MARGIN) * (depth - improving as i32);
+            if depth <= tuned!(RFP_MAX_DEPTH) && eval - margin >= beta {
                 self.stats.rfp_prunes += 1;
                 return eval;
             }
             // Step 8. Null move: if passing still fails high, a real move surely does.
             if depth >= NULL_MIN_DEPTH && eval >= beta && self.pos.last_move().is_some() {
                 self.stats.null_tries += 1;
-                let r = NULL_REDUCTION_BASE
-                    + depth / NULL_REDUCTION_DIVISOR
-                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX);
+                let r = tuned!(NULL_REDUCTION_BASE)
+                    + depth / tuned!(NULL_REDUCTION_DIVISOR)
+                    + ((eval - beta) / tuned!(NULL_EVAL_DIVISOR)).min(NULL_EVAL_MAX);
                 self.make_null_move();
                 let v = -self.search::<false>(depth - 1 - r, -beta, -beta + 1, ply + 1);
                 self.unmake_null_move();
@@ -530,19 +532,21 @@ impl<'a> Worker<'a> {
                     if !check {
                         // Futility: even a good positional gain cannot reach alpha.
                         if lmr_depth <= FUTILITY_MAX_DEPTH
-                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                            && eval + tuned!(FUTILITY_BASE) + tuned!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha
                         {
                             self.stats.futility_prunes += 1;
                             continue;
                         }
                         if lmr_depth <= SEE_PRUNE_MAX_DEPTH
-                            && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * lmr_depth)
+                            && !see_ge(&self.pos, m, tuned!(SEE_QUIET_MARGIN) * lmr_depth)
                         {
                             self.stats.see_prunes += 1;
                             continue;
                         }
                     }
-                } else if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(&self.pos, m, tuned!(SEE_CAPTURE_MARGIN) * depth)
+                {
                     self.stats.see_prunes += 1;
                     continue;
                 }
@@ -567,7 +571,7 @@ impl<'a> Worker<'a> {
                     && !is_mate_score(e.value)
             }) {
                 let tt_value = from_tt(e.value, ply);
-                let singular_beta = tt_value - SINGULAR_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_value - tuned!(SINGULAR_MARGIN_PER_DEPTH) * depth;
                 self.excluded[ply] = m;
                 std::mem::swap(&mut self.buffers[ply], &mut self.singular_buffers);
                 let v = self.search::<false>((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
@@ -601,7 +605,7 @@ impl<'a> Worker<'a> {
             if pruning && moves_tried > 0 && depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
                 r = self.lmr[depth.min(63) as usize][(moves_tried + 1).min(63)];
                 r += (!PV) as i32 - improving as i32;
-                r -= self.history.quiet_score(&self.pos, m) / LMR_HISTORY_DIVISOR;
+                r -= self.history.quiet_score(&self.pos, m) / tuned!(LMR_HISTORY_DIVISOR);
                 r = r.clamp(0, (new_depth - 1).max(0));
                 if r > 0 {
                     self.stats.lmr_reductions += 1;
@@ -793,7 +797,7 @@ impl<'a> Worker<'a> {
                 // Futility: even winning the victim outright leaves us below alpha.
                 let victim = self.pos.piece_on(m.to());
                 if victim.is_some() {
-                    let futile = eval + QS_FUTILITY_MARGIN + exchange_value(victim.kind());
+                    let futile = eval + tuned!(QS_FUTILITY_MARGIN) + exchange_value(victim.kind());
                     if futile <= alpha && !self.pos.gives_check(m) {
                         best = best.max(futile);
                         continue;
