@@ -16,15 +16,21 @@ use common::usi_lines::{
 };
 use std::time::{Duration, Instant};
 
+/// Searches `position <args>` with `go <limit>`: every line up to `bestmove`, and its move.
+fn search(e: &mut Engine, args: &str, limit: &str) -> (Vec<String>, String) {
+    e.send(&format!("position {args}"));
+    e.send(&format!("go {limit}"));
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    let (best, _) = parse_bestmove(e, lines.last().unwrap());
+    (lines, best)
+}
+
 #[test]
 fn go_depth_reports_each_iteration_with_all_fields_and_stats_after_it() {
     let mut e = Engine::spawn();
     let args = "startpos moves 7g7f 3c3d";
     let depth = 6;
-    e.send(&format!("position {args}"));
-    e.send(&format!("go depth {depth}"));
-    let lines = e.collect_until(is_bestmove, SEARCH);
-    let (best, _) = parse_bestmove(&e, lines.last().unwrap());
+    let (lines, best) = search(&mut e, args, &format!("depth {depth}"));
     assert_legal(&e, args, &best);
     let infos = pv_infos(&e, &lines);
     let exact: Vec<&PvInfo> = infos.iter().filter(|i| !i.bound).collect();
@@ -68,10 +74,7 @@ fn go_nodes_answers_legally_and_reports_no_iteration_past_the_limit() {
     let mut e = Engine::spawn();
     let args = "startpos moves 2g2f 8c8d";
     let limit = 20_000;
-    e.send(&format!("position {args}"));
-    e.send(&format!("go nodes {limit}"));
-    let lines = e.collect_until(is_bestmove, SEARCH);
-    let (best, _) = parse_bestmove(&e, lines.last().unwrap());
+    let (lines, best) = search(&mut e, args, &format!("nodes {limit}"));
     assert_legal(&e, args, &best);
     let infos = pv_infos(&e, &lines);
     if infos.is_empty() {
@@ -89,10 +92,7 @@ fn a_search_stopped_inside_an_iteration_ends_with_its_nodes_and_its_best_move() 
     let mut e = Engine::spawn();
     let args = "startpos moves 2g2f 8c8d";
     let limit = 50_000;
-    e.send(&format!("position {args}"));
-    e.send(&format!("go nodes {limit}"));
-    let lines = e.collect_until(is_bestmove, SEARCH);
-    let (best, _) = parse_bestmove(&e, lines.last().unwrap());
+    let (lines, best) = search(&mut e, args, &format!("nodes {limit}"));
     let infos = pv_infos(&e, &lines);
     let Some(last) = infos.last() else { e.fail("go nodes printed no iteration") };
     // The node limit stops the search inside an iteration; the GUI's last line must still show

@@ -43,8 +43,18 @@ impl RootMove {
         }
     }
 
+    /// The score a line with `bound` shows: a move not searched yet in this iteration shows its
+    /// previous score.
+    fn shown_score(&self, bound: Bound) -> Value {
+        if bound != Bound::Exact || self.score > -INFINITE {
+            self.score
+        } else {
+            self.prev_score
+        }
+    }
+
     /// This move's line as line `multipv` of iteration `depth`: the one place a `PvInfo` is
-    /// built. A move not searched yet in this iteration shows its previous score.
+    /// built.
     fn info(
         &self,
         depth: i32,
@@ -54,13 +64,11 @@ impl RootMove {
         tt: &TranspositionTable,
         shared: &Shared,
     ) -> PvInfo {
-        let score =
-            if bound != Bound::Exact || self.score > -INFINITE { self.score } else { self.prev_score };
         PvInfo {
             depth,
             seldepth: self.seldepth.max(1),
             multipv,
-            score: Score::from_value(score),
+            score: Score::from_value(self.shown_score(bound)),
             bound,
             nodes,
             hashfull: tt.hashfull(),
@@ -233,8 +241,7 @@ fn report_interrupted(w: &Worker, rms: &[RootMove], depth: i32, multipv: usize) 
         } else {
             (depth - 1, Bound::Exact)
         };
-        let shown = if bound == Bound::Exact && rm.score == -INFINITE { rm.prev_score } else { rm.score };
-        if d >= 1 && shown > -INFINITE {
+        if d >= 1 && rm.shown_score(bound) > -INFINITE {
             report_pv(w, rm, d, i + 1, bound);
         }
     }
