@@ -64,6 +64,8 @@ pub struct MovePicker {
     scored: Vec<i64>,
     len: usize,
     next: usize,
+    /// Quiet stage: `scored[..sorted]` is in its final order (the best moves of the list, sorted).
+    sorted: usize,
     /// Losing captures, tried after the quiet moves.
     bad: Vec<Move>,
     bad_next: usize,
@@ -128,6 +130,7 @@ impl MovePicker {
             scored,
             len: 0,
             next: 0,
+            sorted: 0,
             bad,
             bad_next: 0,
             skip_quiets: false,
@@ -207,6 +210,24 @@ impl MovePicker {
         let v = self.scored[self.next];
         self.next += 1;
         Some(unpack(v))
+    }
+
+    /// Puts the next chunk of quiet moves in order. Quiet lists are long (drops) and most nodes
+    /// try only a few of them, so the best few are split off and sorted first, the next chunk
+    /// (twice as long) when they run out, and so on. Scores are unique (the move is part of the
+    /// key), so the order is exactly that of sorting the whole list.
+    fn sort_next_quiets(&mut self) {
+        const FIRST_CHUNK: usize = 8;
+        let rest = &mut self.scored[self.next..self.len];
+        let chunk = FIRST_CHUNK.max(self.next);
+        if rest.len() > chunk {
+            rest.select_nth_unstable_by(chunk - 1, |a, b| b.cmp(a));
+            rest[..chunk].sort_unstable_by(|a, b| b.cmp(a));
+            self.sorted = self.next + chunk;
+        } else {
+            rest.sort_unstable_by(|a, b| b.cmp(a));
+            self.sorted = self.len;
+        }
     }
 
     /// A killer or counter-move is tried only if it is a legal quiet move here.
@@ -290,12 +311,14 @@ impl MovePicker {
                     }
                     self.list = Some(list);
                     self.len = self.scored.len();
-                    // Quiet lists are long (drops): sort once instead of selecting repeatedly.
-                    self.scored[..self.len].sort_unstable_by(|a, b| b.cmp(a));
+                    self.sorted = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     if self.next < self.len {
+                        if self.next == self.sorted {
+                            self.sort_next_quiets();
+                        }
                         let m = unpack(self.scored[self.next]);
                         self.next += 1;
                         return Some(m);
