@@ -52,7 +52,7 @@ fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
 
 /// Every square a slider of `kind` and colour `us` on `from` could reach on an empty board (a
 /// superset of its moves), or `None` for a step piece, whose moves are a cheap lookup anyway.
-#[inline]
+#[inline(always)]
 fn empty_board_reach(us: Color, kind: PieceKind, from: Square) -> Option<Bitboard> {
     match kind {
         PieceKind::Lance => Some(attacks::lance_pseudo(us, from)),
@@ -184,13 +184,16 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
         let discovers = discoverers.contains(from);
         let mut plain = chk[kind.index()];
         let mut promo = if kind.can_promote() { chk[kind.promoted().index()] } else { Bitboard::EMPTY };
-        if contact_only && !discovers {
-            // Knights check from two ranks away, where nothing comes in between.
-            if kind != PieceKind::Knight {
-                plain &= adjacent;
+        if !discovers {
+            if contact_only {
+                // Knights check from two ranks away, where nothing comes in between.
+                if kind != PieceKind::Knight {
+                    plain &= adjacent;
+                }
+                promo &= adjacent;
             }
-            promo &= adjacent;
-            // A slider whose lines miss those squares even on an empty board needs no attack set.
+            // A slider whose lines miss the checking squares even on an empty board needs no
+            // attack set.
             if empty_board_reach(us, kind, from).is_some_and(|reach| (reach & (plain | promo)).is_empty()) {
                 continue;
             }
