@@ -303,27 +303,8 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::shogi::random_games::random_game_positions;
     use crate::shogi::SfenMode;
-
-    fn random_game_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::startpos();
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures and drops so hands fill up.
-                let m = moves[rng.below(moves.len())];
-                pos.do_move(m);
-                out.push(pos.clone());
-            }
-        }
-        out
-    }
 
     fn sorted(list: &MoveList) -> Vec<u16> {
         let mut v: Vec<u16> = list.iter().map(|m| m.raw()).collect();

@@ -240,7 +240,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::shogi::random_games::random_game_positions;
 
     /// The definition `king_escapes` computes faster: each square next to the enemy king, not
     /// held by its pieces, where the king would be safe.
@@ -257,21 +257,10 @@ mod tests {
 
     #[test]
     fn king_escapes_match_the_square_by_square_test() {
-        let mut rng = Rng::new(0x6b65_7363);
         let mut checked = 0;
-        for _ in 0..200 {
-            let mut pos = Position::startpos();
-            for _ in 0..160 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.do_move(moves[rng.below(moves.len())]);
-                if !pos.in_check() {
-                    assert_eq!(king_escapes(&pos), escapes_square_by_square(&pos), "{pos:?}");
-                    checked += 1;
-                }
-            }
+        for pos in random_game_positions(0x6b65_7363, 200, 160).iter().filter(|p| !p.in_check()) {
+            assert_eq!(king_escapes(pos), escapes_square_by_square(pos), "{pos:?}");
+            checked += 1;
         }
         assert!(checked > 10_000, "{checked} positions");
     }

@@ -364,55 +364,54 @@ impl MovePicker {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use crate::shogi::random_games::random_game_positions;
 
-    /// Random games in which a random quiet move "cuts" at every ply, so the history holds
-    /// scores of every sign; at each position the picker must give every legal move exactly
-    /// once, and its quiet stage the moves in falling order of score.
+    /// Sorted raw codes, to compare move sets.
+    fn raw_set(moves: &[Move]) -> Vec<u16> {
+        let mut raw: Vec<u16> = moves.iter().map(|m| m.raw()).collect();
+        raw.sort_unstable();
+        raw
+    }
+
+    /// Random-game positions where a random quiet move "cuts" at every one, so the history holds
+    /// scores of every sign; at each the picker must give every legal move exactly once, and its
+    /// quiet stage the moves in falling order of score.
     #[test]
     fn the_picker_gives_each_legal_move_once_and_quiet_moves_best_first() {
         let mut rng = Rng::new(0x7069_636b);
         let mut history = History::new();
         let mut quiet_runs = 0;
-        for _ in 0..30 {
-            let mut pos = Position::startpos();
-            for _ in 0..120 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let legal: Vec<Move> = legal.iter().copied().collect();
-                let quiets: Vec<Move> =
-                    legal.iter().copied().filter(|&m| !pos.is_capture(m) && !m.is_promotion()).collect();
-                if !quiets.is_empty() {
-                    let best = quiets[rng.below(quiets.len())];
-                    let tried: Vec<Move> = (0..4).map(|_| quiets[rng.below(quiets.len())]).collect();
-                    history.update_quiet(&pos, 0, best, &tried, 1 + rng.below(10) as i32);
-                }
-                let tt_move = if rng.below(2) == 0 { legal[rng.below(legal.len())] } else { Move::NONE };
-                let mut picker =
-                    MovePicker::new(PickerKind::Main, &pos, &history, 0, tt_move, PickerBuffers::default());
-                let mut given = Vec::new();
-                let mut previous_key = i64::MAX;
-                let mut quiet_stage_moves = 0;
-                while let Some(m) = picker.next(&pos, &history) {
-                    given.push(m);
-                    if picker.stage == Stage::Quiets {
-                        let key = pack(history.quiet_score(&pos, m), m);
-                        assert!(key < previous_key, "{pos:?}: {m:?} out of order");
-                        previous_key = key;
-                        quiet_stage_moves += 1;
-                    }
-                }
-                if quiet_stage_moves > 16 {
-                    quiet_runs += 1;
-                }
-                let mut expected: Vec<u16> = legal.iter().map(|m| m.raw()).collect();
-                let mut got: Vec<u16> = given.iter().map(|m| m.raw()).collect();
-                expected.sort_unstable();
-                got.sort_unstable();
-                assert_eq!(got, expected, "{pos:?}");
-                pos.do_move(legal[rng.below(legal.len())]);
+        for pos in random_game_positions(0x6761_6d65, 30, 120) {
+            let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            if legal.is_empty() {
+                continue;
             }
+            let quiets: Vec<Move> =
+                legal.iter().copied().filter(|&m| !pos.is_capture(m) && !m.is_promotion()).collect();
+            if !quiets.is_empty() {
+                let best = quiets[rng.below(quiets.len())];
+                let tried: Vec<Move> = (0..4).map(|_| quiets[rng.below(quiets.len())]).collect();
+                history.update_quiet(&pos, 0, best, &tried, 1 + rng.below(10) as i32);
+            }
+            let tt_move = if rng.below(2) == 0 { legal[rng.below(legal.len())] } else { Move::NONE };
+            let mut picker =
+                MovePicker::new(PickerKind::Main, &pos, &history, 0, tt_move, PickerBuffers::default());
+            let mut given = Vec::new();
+            let mut previous_key = i64::MAX;
+            let mut quiet_stage_moves = 0;
+            while let Some(m) = picker.next(&pos, &history) {
+                given.push(m);
+                if picker.stage == Stage::Quiets {
+                    let key = pack(history.quiet_score(&pos, m), m);
+                    assert!(key < previous_key, "{pos:?}: {m:?} out of order");
+                    previous_key = key;
+                    quiet_stage_moves += 1;
+                }
+            }
+            if quiet_stage_moves > 16 {
+                quiet_runs += 1;
+            }
+            assert_eq!(raw_set(&given), raw_set(&legal), "{pos:?}");
         }
         // Lists longer than two chunks were met often enough for the later chunks to be tested.
         assert!(quiet_runs > 500, "{quiet_runs} long quiet lists");

@@ -5,6 +5,8 @@ mod display;
 pub mod movegen;
 pub mod perft;
 mod position;
+#[cfg(test)]
+pub(crate) mod random_games;
 pub mod rules;
 pub mod sfen;
 mod zobrist;
