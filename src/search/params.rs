@@ -176,10 +176,6 @@ pub const QS_SEE_MARGIN: i32 = 0;
 // Quiescence futility: a capture is skipped when the static evaluation plus this margin plus the
 // victim's exchange value cannot reach alpha (promotions and checks are always tried).
 tunable!(QS_FUTILITY_MARGIN = 141, 50..=400);
-/// From this quiescence ply on (not in check), only captures on the square the last move went
-/// to are tried, so that long exchanges across the board end (YaneuraOu's quiescence stops at
-/// recaptures after as many plies).
-pub const QS_RECAPTURE_PLY: i32 = 5;
 /// How many plies of quiescence may answer checks before only captures remain.
 pub const QS_CHECK_PLIES: i32 = 6;
 

@@ -101,13 +101,6 @@ fn result_bound(best: Value, original_alpha: Value, beta: Value, pv: bool) -> Bo
     }
 }
 
-/// Whether quiescence, `qply` plies in and not in check, tries the capture or promotion `m`: deep
-/// in quiescence only recaptures on the last move's square remain.
-#[inline]
-fn quiescence_tries(pos: &Position, m: Move, qply: i32) -> bool {
-    qply < QS_RECAPTURE_PLY || pos.last_move().is_none_or(|last| last.to() == m.to())
-}
-
 /// A static evaluation refined by the table: a stored value whose bound says the position is at
 /// least (or at most) that value is the better guess where it lies on that side of `eval`.
 #[inline]
@@ -800,9 +793,6 @@ impl<'a> Worker<'a> {
         let mut moves = 0;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             moves += 1;
-            if !in_check && !quiescence_tries(&self.pos, m, qply) {
-                continue;
-            }
             if !in_check && !m.is_promotion() && self.features.pruning {
                 // Futility: even winning the victim outright leaves us below alpha.
                 let victim = self.pos.piece_on(m.to());
@@ -845,30 +835,5 @@ impl<'a> Worker<'a> {
         let bound = result_bound(best, original_alpha, beta, PV);
         self.tt.store(key, best_move, to_tt(best, ply), raw_eval, tt_depth, bound);
         best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn deep_quiescence_tries_only_recaptures() {
-        // Black's rook has just taken on 5d (White's king stands off its lines): White's gold
-        // retakes there; its pawn on 1d can take Black's on 1e instead.
-        let mut pos = Position::from_sfen("1k7/9/5g3/4p3p/8P/9/9/4R4/4K4 b - 1").unwrap();
-        let capture = pos.parse_move("5h5d").unwrap();
-        pos.do_move(capture);
-        let captures: Vec<Move> = pos.legal_moves().iter().copied().filter(|&m| pos.is_capture(m)).collect();
-        let (retakes, others): (Vec<Move>, Vec<Move>) =
-            captures.into_iter().partition(|m| m.to() == capture.to());
-        assert!(!retakes.is_empty() && !others.is_empty(), "{retakes:?} {others:?}");
-        for m in retakes {
-            assert!((0..10).all(|qply| quiescence_tries(&pos, m, qply)), "{m:?}");
-        }
-        for m in others {
-            assert!((0..QS_RECAPTURE_PLY).all(|qply| quiescence_tries(&pos, m, qply)), "{m:?}");
-            assert!((QS_RECAPTURE_PLY..10).all(|qply| !quiescence_tries(&pos, m, qply)), "{m:?}");
-        }
     }
 }
