@@ -1,6 +1,6 @@
-//! Positions from seeded random games, for the tests of the rules, the mate search and the
-//! search: every position reached, moves drawn uniformly from the legal ones, so hands fill up
-//! and kings get exposed as the games go on.
+//! Positions from seeded random games, for the tests of the mate search and the move picker:
+//! every position reached, moves drawn uniformly from the legal ones, so hands fill up and kings
+//! get exposed as the games go on.
 
 use super::Position;
 use crate::rng::Rng;
@@ -17,7 +17,7 @@ pub(crate) fn random_game_positions(seed: u64, games: usize, plies: usize) -> Ve
             if moves.is_empty() {
                 break;
             }
-            pos.do_move(moves[rng.below(moves.len())]);
+            pos.do_move(rng.pick(moves.as_slice()));
             out.push(pos.clone());
         }
     }
