@@ -48,7 +48,9 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
   --augment-plies P       the most random moves of a derivation (default 4)
   --augment-limit M       at most M derived positions in all (default: no limit)
   --augment-weight W      a derived position's loss weight, a record's being 1 (default 1)
+  --augment-teacher NET   label the derived positions by that network, not the hand evaluation
   --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
+  --init NET.nnue         start from that network's weights instead of fresh ones
   --no-progress           no progress bar (it is drawn when stderr is a terminal)
 The network written is the epoch with the lowest validation loss (the last without validation
 positions); the checkpoint is the last epoch's, and keeps the best one's weights too.";
@@ -191,11 +193,13 @@ pub fn parse_texel(args: &[String]) -> Result<TexelConfig, String> {
 pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
-    let (mut weight_decay, mut augment) = (0.0, Augment::NONE);
+    let (mut weight_decay, mut augment, mut init, mut augment_teacher) = (0.0, Augment::NONE, None, None);
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
             "--resume" => resume = Some(PathBuf::from(value()?)),
+            "--init" => init = Some(PathBuf::from(value()?)),
+            "--augment-teacher" => augment_teacher = Some(PathBuf::from(value()?)),
             "--weight-decay" => weight_decay = number(flag, &value()?)?,
             "--augment" => augment.copies = number(flag, &value()?)?,
             "--augment-plies" => augment.max_plies = number(flag, &value()?)?,
@@ -208,6 +212,9 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     })?;
     if augment.max_plies == 0 {
         return Err("--augment-plies must be positive".into());
+    }
+    if init.is_some() && resume.is_some() {
+        return Err("--init and --resume both say where to start: give one".into());
     }
     if !(augment.weight >= 0.0 && augment.weight.is_finite()) {
         return Err("--augment-weight must be 0 or more".into());
@@ -225,6 +232,8 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         weight_decay,
         augment,
         resume,
+        augment_teacher,
+        init,
         progress,
         command: command.join(" "),
     })
@@ -271,7 +280,16 @@ mod tests {
             (400.0, 0.75, 1e-3, 16_384, false)
         );
         assert_eq!(c.resume, Some(PathBuf::from("n.nnue.ckpt")));
+        assert_eq!(c.init, None);
         assert_eq!(c.augment, Augment::NONE);
+        let i = parse_nnue(&args("--data a.bin --out n --init nets/net3.nnue")).unwrap();
+        assert_eq!(i.init, Some(PathBuf::from("nets/net3.nnue")));
+        let t = parse_nnue(&args("--data a.bin --out n --augment 2 --augment-teacher t.nnue")).unwrap();
+        assert_eq!(t.augment_teacher, Some(PathBuf::from("t.nnue")));
+        assert!(
+            parse_nnue(&args("--data a.bin --out n --init a.nnue --resume n.ckpt")).is_err(),
+            "two starts"
+        );
         let a = parse_nnue(&args(
             "--data a.bin --out n --augment 8 --augment-plies 2 --augment-limit 1000 --augment-weight 0.5",
         ))

@@ -5,7 +5,7 @@
 
 use crate::data::{read_blocks, result_label, LoadStats};
 use crate::model::{map_chunks, sigmoid, target};
-use shomei::eval::nnue::View;
+use shomei::eval::nnue::{evaluate_from_scratch, Network, View};
 use shomei::eval::params::EVAL_LIMIT;
 use shomei::learn::record::PackedSfenValue;
 use shomei::rng::{splitmix64, Rng};
@@ -203,14 +203,15 @@ const AUGMENT_STEP: usize = 16_384;
 /// Appends to `train` the positions derived from its positions, whose records are `sources`
 /// (`train`'s first `sources.len()` positions, in order): for training position `i`,
 /// `augment.copies` derivations, copy `c` by `derive` from `derive_seed(seed, i, c)` with
-/// `augment.max_plies`, each kept with its features, its hand evaluation
-/// (`shomei::eval::evaluate`, side to move) as score and 0.5 as result (targets:
-/// `Positions::augmented_targets`). Found on `threads` threads, appended in the order of
+/// `augment.max_plies`, each kept with its features, its evaluation by `teacher` if given, else
+/// the hand evaluation (`shomei::eval::evaluate`; either from the side to move's view), as
+/// score and 0.5 as result (targets: `Positions::augmented_targets`). Found on `threads` threads, appended in the order of
 /// `(i, c)`, so the result does not depend on the thread count; stops at `augment.limit`.
 pub fn augment(
     train: &mut Positions,
     sources: &[PackedSfenValue],
     augment: &Augment,
+    teacher: Option<&Network>,
     seed: u64,
     threads: usize,
 ) -> Augmented {
@@ -231,7 +232,10 @@ pub fn augment(
                 for c in 0..augment.copies {
                     let seed = derive_seed(seed, i as u64, c as u64);
                     derived.push(derive(&source, seed, augment.max_plies).map(|pos| {
-                        let score = shomei::eval::evaluate(&pos) as f32;
+                        let score = match teacher {
+                            Some(net) => evaluate_from_scratch(net, &pos),
+                            None => shomei::eval::evaluate(&pos),
+                        } as f32;
                         (i as u32, features_of(&pos), score)
                     }));
                 }

@@ -5,7 +5,7 @@
 //! output weights times `QB`, the output bias times `QA * QB`. The clip ranges of `model` keep
 //! the result within `Network::check_ranges`.
 
-use super::model::{Model, Shape};
+use super::model::{Model, Shape, FT_WEIGHT_CLIP};
 use shomei::eval::nnue::network::{QA, QB};
 use shomei::eval::nnue::Network;
 
@@ -69,6 +69,42 @@ impl Model {
         net.check_ranges().map_err(|e| e.to_string())?;
         Ok(net)
     }
+
+    /// The engine's network as a float model of `Shape::PRODUCTION` to go on training from
+    /// (`--init`): the inverse of `to_network`. Each feature's copies in the buckets are split
+    /// into a factor row, the midpoint of their range (within the clip), and each bucket's
+    /// difference from it, so exporting again gives the same network wherever the split fits
+    /// the clip (a difference beyond it is clipped).
+    pub fn from_network(net: &Network) -> Model {
+        let s = Shape::PRODUCTION;
+        let mut model = Model::zeroed(s);
+        let (qa, qb) = (QA as f32, QB as f32);
+        let h = s.hidden;
+        for j in 0..s.factors {
+            let copies: Vec<usize> = (j..s.inputs).step_by(s.factors).collect();
+            for i in 0..h {
+                let weight = |f: usize| net.feature(f)[i] as f32 / qa;
+                let (lo, hi) = copies
+                    .iter()
+                    .fold((f32::MAX, f32::MIN), |(lo, hi), &f| (lo.min(weight(f)), hi.max(weight(f))));
+                let factor = ((lo + hi) / 2.0).clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
+                model.params[(s.inputs + j) * h + i] = factor;
+                for &f in &copies {
+                    model.params[f * h + i] = (weight(f) - factor).clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
+                }
+            }
+        }
+        let bias = s.bias_offset();
+        for (w, &b) in model.params[bias..bias + h].iter_mut().zip(&net.ft_bias) {
+            *w = b as f32 / qa;
+        }
+        let out = s.out_offset();
+        for (w, &v) in model.params[out..out + 2 * h].iter_mut().zip(&net.out_weights) {
+            *w = v as f32 / qb;
+        }
+        model.params[s.out_bias_offset()] = net.out_bias as f32 / (qa * qb);
+        model
+    }
 }
 
 #[cfg(test)]
@@ -86,5 +122,26 @@ mod tests {
             }
         }
         assert_eq!(merged.params[merged.shape.bias_offset()..], model.params[model.shape.bias_offset()..]);
+    }
+
+    #[test]
+    fn a_network_read_back_exports_to_the_same_network() {
+        let mut model = Model::random(Shape::PRODUCTION, 9);
+        // Some weights near the clip, so the split must use the factor rows' range too.
+        let s = model.shape;
+        for (n, w) in model.params[..s.bias_offset()].iter_mut().enumerate().step_by(997) {
+            *w = if n % 2 == 0 { 0.97 } else { -0.95 };
+        }
+        let out_bias = s.out_bias_offset();
+        model.params[out_bias] = 0.37;
+        let net = model.to_network("original").unwrap();
+        let read_back = Model::from_network(&net);
+        assert_eq!(read_back.shape, Shape::PRODUCTION);
+        assert!(read_back.params.iter().all(|w| w.is_finite()));
+        let again = read_back.to_network("original").unwrap();
+        assert!(net.ft_weights == again.ft_weights, "feature weights differ");
+        assert_eq!(net.ft_bias, again.ft_bias);
+        assert_eq!(net.out_weights, again.out_weights);
+        assert_eq!(net.out_bias, again.out_bias);
     }
 }

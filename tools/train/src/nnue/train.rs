@@ -10,7 +10,7 @@ use super::model::{Model, Set, Shape};
 use super::plot;
 use crate::adam::{AdamF32, TrainOptions};
 use crate::model::sigmoid;
-use shomei::eval::nnue::evaluate_from_scratch;
+use shomei::eval::nnue::{evaluate_from_scratch, Network};
 use shomei::rng::{splitmix64, Rng};
 use shomei::Position;
 use std::io::Write;
@@ -40,6 +40,11 @@ pub struct NnueConfig {
     pub augment: Augment,
     /// A checkpoint to go on from, instead of fresh weights.
     pub resume: Option<PathBuf>,
+    /// A network file that labels the derived positions instead of the hand evaluation.
+    pub augment_teacher: Option<PathBuf>,
+    /// A network file whose weights the training starts from, instead of fresh ones (Adam at
+    /// rest): fine-tuning a net on new data.
+    pub init: Option<PathBuf>,
     /// Whether to draw a progress bar during each epoch.
     pub progress: bool,
     /// The command line, recorded in the network's description.
@@ -63,7 +68,11 @@ fn epoch_seed(seed: u64, epoch: usize) -> u64 {
 
 /// A fresh start: the first weights drawn from `seed`, Adam at rest, and epoch 0's losses.
 pub fn start(shape: Shape, seed: u64, train: Set, validation: Option<Set>, threads: usize) -> Checkpoint {
-    let model = Model::random(shape, seed);
+    start_from(Model::random(shape, seed), train, validation, threads)
+}
+
+/// A start from `model`'s weights, Adam at rest, and epoch 0's losses.
+pub fn start_from(model: Model, train: Set, validation: Option<Set>, threads: usize) -> Checkpoint {
     let first = EpochLoss {
         epoch: 0,
         lr: 0.0,
@@ -219,7 +228,18 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
             (planned * bytes) as f64 / 1e6
         );
         let records = std::mem::take(&mut split.train_records);
-        let a = data::augment(&mut split.train, &records, augment, options.seed, options.threads);
+        let teacher = config.augment_teacher.as_deref().map(load_network).transpose()?;
+        if let Some(path) = &config.augment_teacher {
+            say!("nnue: augment: the derived positions labelled by {}", path.display());
+        }
+        let a = data::augment(
+            &mut split.train,
+            &records,
+            augment,
+            teacher.as_ref(),
+            options.seed,
+            options.threads,
+        );
         derived = a.derived();
         say!(
             "nnue: augment: {derived} positions added in {:.1} s ({} dropped: in check or without a legal \
@@ -271,7 +291,14 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
             );
             c
         }
-        None => start(Shape::PRODUCTION, options.seed, train, validation, options.threads),
+        None => match &config.init {
+            Some(path) => {
+                let net = load_network(path)?;
+                say!("nnue: starting from the weights of {}", path.display());
+                start_from(Model::from_network(&net), train, validation, options.threads)
+            }
+            None => start(Shape::PRODUCTION, options.seed, train, validation, options.threads),
+        },
     };
     say!(
         "nnue: K {k}, lambda {lambda}, {} epochs, lr {} (decay {} per epoch), weight decay {}, derived \
@@ -370,6 +397,12 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         quantised_loss,
         bytes: bytes.len(),
     })
+}
+
+/// The network in the file at `path`.
+fn load_network(path: &Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{}: not a network: {e}", path.display()))
 }
 
 /// Writes `text` to `path`.
