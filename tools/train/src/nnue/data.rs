@@ -205,8 +205,9 @@ const AUGMENT_STEP: usize = 16_384;
 /// `augment.copies` derivations, copy `c` by `derive` from `derive_seed(seed, i, c)` with
 /// `augment.max_plies`, each kept with its features, its evaluation by `teacher` if given, else
 /// the hand evaluation (`shomei::eval::evaluate`; either from the side to move's view), as
-/// score and 0.5 as result (targets: `Positions::augmented_targets`). Found on `threads` threads, appended in the order of
-/// `(i, c)`, so the result does not depend on the thread count; stops at `augment.limit`.
+/// score and 0.5 as result (targets: `Positions::augmented_targets`). Found on `threads`
+/// threads, appended in the order of `(i, c)`, so the result does not depend on the thread
+/// count; stops at `augment.limit`.
 pub fn augment(
     train: &mut Positions,
     sources: &[PackedSfenValue],

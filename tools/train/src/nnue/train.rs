@@ -228,10 +228,13 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
             (planned * bytes) as f64 / 1e6
         );
         let records = std::mem::take(&mut split.train_records);
-        let teacher = config.augment_teacher.as_deref().map(load_network).transpose()?;
-        if let Some(path) = &config.augment_teacher {
-            say!("nnue: augment: the derived positions labelled by {}", path.display());
-        }
+        let teacher = match &config.augment_teacher {
+            Some(path) => {
+                say!("nnue: augment: the derived positions labelled by {}", path.display());
+                Some(load_network(path)?)
+            }
+            None => None,
+        };
         let a = data::augment(
             &mut split.train,
             &records,

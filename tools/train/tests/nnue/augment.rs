@@ -2,8 +2,8 @@
 //! and targets with one thread or two, another seed others; every derived position is one
 //! reachable from its source by 1 to `max_plies` legal moves, not in check and not ended, and
 //! its target is sigmoid(hand evaluation / K) of that position, or of a teacher network's
-//! evaluation, recomputed here by walking every such move sequence; the real positions stay as they were, first; the limit cuts the same
-//! sequence short.
+//! evaluation, recomputed here by walking every such move sequence; the real positions stay as
+//! they were, first; the limit cuts the same sequence short.
 
 use crate::common::random_positions;
 use shomei::eval::nnue::{evaluate_from_scratch, random_network};
