@@ -86,7 +86,8 @@ impl Model {
                 let weight = |f: usize| net.feature(f)[i] as f32 / qa;
                 let (lo, hi) = copies
                     .iter()
-                    .fold((f32::MAX, f32::MIN), |(lo, hi), &f| (lo.min(weight(f)), hi.max(weight(f))));
+                    .map(|&f| weight(f))
+                    .fold((f32::MAX, f32::MIN), |(lo, hi), w| (lo.min(w), hi.max(w)));
                 let factor = ((lo + hi) / 2.0).clamp(-FT_WEIGHT_CLIP, FT_WEIGHT_CLIP);
                 model.params[(s.inputs + j) * h + i] = factor;
                 for &f in &copies {

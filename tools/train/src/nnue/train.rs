@@ -10,7 +10,7 @@ use super::model::{Model, Set, Shape};
 use super::plot;
 use crate::adam::{AdamF32, TrainOptions};
 use crate::model::sigmoid;
-use shomei::eval::nnue::{evaluate_from_scratch, Network};
+use shomei::eval::nnue::{self, evaluate_from_scratch};
 use shomei::rng::{splitmix64, Rng};
 use shomei::Position;
 use std::io::Write;
@@ -231,7 +231,7 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         let teacher = match &config.augment_teacher {
             Some(path) => {
                 say!("nnue: augment: the derived positions labelled by {}", path.display());
-                Some(load_network(path)?)
+                Some(nnue::load(path)?)
             }
             None => None,
         };
@@ -296,7 +296,7 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         }
         None => match &config.init {
             Some(path) => {
-                let net = load_network(path)?;
+                let net = nnue::load(path)?;
                 say!("nnue: starting from the weights of {}", path.display());
                 start_from(Model::from_network(&net), train, validation, options.threads)
             }
@@ -400,12 +400,6 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         quantised_loss,
         bytes: bytes.len(),
     })
-}
-
-/// The network in the file at `path`.
-fn load_network(path: &Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("{}: not a network: {e}", path.display()))
 }
 
 /// Writes `text` to `path`.
