@@ -5,12 +5,14 @@
 //! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the
 //! fixed search signature, `learn` the training data (its format and the self-play generator,
 //! `shomei gensfen`), `dobutsu` the 3x4 variant, `game` the reference searches both games share
-//! (and the move list), and `rng` the seeded random generator.
+//! (and the move list), `rng` the seeded random generator, and `pages` the large-page advice
+//! for the big tables.
 //! Dependencies point down that list: `usi`, `bench` and `learn` use `search`, which uses `mate`,
 //! `eval` and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main`
 //! and the `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
 
-// The one exception is the table prefetch hint in `search::tt`, documented there.
+// The exceptions, each documented where it is: the table prefetch hint in `search::tt`, the
+// zeroed allocation in `mate::tt`, and the large-page advice in `pages`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -20,6 +22,7 @@ pub mod eval;
 pub mod game;
 pub mod learn;
 pub mod mate;
+mod pages;
 pub mod rng;
 pub mod search;
 pub mod shogi;

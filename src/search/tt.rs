@@ -111,6 +111,8 @@ impl TranspositionTable {
         let buckets = (mb.checked_mul(1024 * 1024)? / BUCKET_BYTES).max(1);
         let mut table = Vec::new();
         table.try_reserve_exact(buckets).ok()?;
+        // Large pages before the zeros are written: the pages are backed as they are touched.
+        crate::pages::advise_large_pages(table.as_ptr() as *const u8, buckets * BUCKET_BYTES);
         table.extend(
             std::iter::repeat_with(|| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))).take(buckets),
         );
