@@ -1,8 +1,9 @@
 //! Static exchange evaluation: does a move win at least a threshold once every recapture on its
 //! square has been played out, least valuable attacker first?
 
+use crate::shogi::attacks;
 use crate::shogi::Position;
-use crate::types::{Bitboard, Move, PieceKind};
+use crate::types::{Bitboard, Move, PieceKind, Square};
 
 /// What losing a piece of this kind on the board costs: its board value plus what the capturer
 /// gains in hand. Rough and fixed, as ordering needs only the order of magnitude.
@@ -34,7 +35,7 @@ pub const fn exchange_value(kind: PieceKind) -> i32 {
 }
 
 /// Kinds in the order an exchange should use them: cheapest attacker first.
-const ATTACKER_ORDER: [PieceKind; 14] = [
+const ATTACKER_ORDER: [PieceKind; ATTACKER_KINDS] = [
     PieceKind::Pawn,
     PieceKind::Lance,
     PieceKind::Knight,
@@ -51,8 +52,65 @@ const ATTACKER_ORDER: [PieceKind; 14] = [
     PieceKind::King,
 ];
 
+const ATTACKER_KINDS: usize = 14;
+
+/// Each kind's place in `ATTACKER_ORDER`, by `PieceKind::index()`.
+const ATTACKER_RANK: [u8; 15] = {
+    let mut rank = [u8::MAX; 15];
+    let mut i = 0;
+    while i < ATTACKER_KINDS {
+        rank[ATTACKER_ORDER[i].index()] = i as u8;
+        i += 1;
+    }
+    rank
+};
+
+/// The attacker in `attackers` (not empty) that an exchange plays next: the kind first in
+/// `ATTACKER_ORDER`, and of those the lowest square. Attackers are few, so walking them beats
+/// asking kind by kind.
+#[inline]
+fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(PieceKind, Square)> {
+    let mut best: Option<(PieceKind, Square)> = None;
+    let mut best_rank = u8::MAX;
+    for sq in attackers {
+        let kind = pos.piece_on(sq).kind();
+        let rank = ATTACKER_RANK[kind.index()];
+        if rank < best_rank {
+            best_rank = rank;
+            best = Some((kind, sq));
+        }
+    }
+    best
+}
+
 fn all_attackers(pos: &Position, sq: crate::types::Square, occ: Bitboard) -> Bitboard {
     pos.all_attackers_to(sq, occ) & occ
+}
+
+/// The slider that attacks `to` once the piece on `from`, with nothing between it and `to`, has
+/// left (`occ` without `from`): the first piece beyond `from` on the line from `to`, if it slides
+/// along that line toward `to`.
+/// A step piece there cannot reach `to`, which is at least two squares away.
+#[inline]
+fn uncovered_slider(pos: &Position, to: Square, from: Square, occ: Bitboard) -> Bitboard {
+    let beyond = attacks::ray_attacks_through(to, from, occ) & occ;
+    if beyond.is_empty() {
+        return beyond;
+    }
+    let sq = beyond.lsb();
+    let piece = pos.piece_on(sq);
+    let straight = sq.file() == to.file() || sq.rank() == to.rank();
+    let slides = match piece.kind() {
+        PieceKind::Rook | PieceKind::Dragon => straight,
+        PieceKind::Bishop | PieceKind::Horse => !straight,
+        PieceKind::Lance => attacks::lance_pseudo(piece.color(), sq).contains(to),
+        _ => false,
+    };
+    if slides {
+        beyond
+    } else {
+        Bitboard::EMPTY
+    }
 }
 
 /// Whether the exchange started by legal move `m` gains at least `threshold`.
@@ -83,14 +141,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             break;
         }
         res = !res;
-        let mut found = None;
-        for k in ATTACKER_ORDER {
-            let b = mine & pos.pieces(stm, k);
-            if b.is_some() {
-                found = Some((k, b.lsb()));
-                break;
-            }
-        }
+        let found = least_valuable(pos, mine);
         let Some((kind, from)) = found else { break };
         if kind == PieceKind::King {
             // The king may only take last: if the other side still attacks, the capture is illegal.
@@ -105,7 +156,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         }
         // Only a slider behind the piece that just captured can join.
         occ = occ.without(from);
-        attackers = (attackers | pos.slider_attackers_to(to, occ)) & occ;
+        attackers = (attackers & occ) | uncovered_slider(pos, to, from, occ);
     }
     res
 }
@@ -134,6 +185,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_uncovered_slider_is_what_a_full_rescan_adds() {
+        let mut pairs = 0;
+        for pos in crate::shogi::random_games::random_game_positions(0x7365_6521, 40, 120) {
+            for occ in [pos.occupied(), pos.occupied() & Bitboard(0x5555_5555_5555_5555_5555_5555_5555_5555)]
+            {
+                for to in Square::all() {
+                    // In an exchange the piece leaving `from` attacked `to`: nothing stands between.
+                    for from in
+                        occ.without(to).into_iter().filter(|&f| (attacks::between(to, f) & occ).is_empty())
+                    {
+                        let after = occ.without(from);
+                        let rescan =
+                            pos.slider_attackers_to(to, after).and_not(pos.slider_attackers_to(to, occ))
+                                & after;
+                        assert_eq!(
+                            uncovered_slider(&pos, to, from, after),
+                            rescan,
+                            "{pos:?} {to:?} {from:?}"
+                        );
+                        pairs += 1;
+                    }
+                }
+            }
+        }
+        assert!(pairs > 100_000, "{pairs} pairs");
     }
 
     #[test]
