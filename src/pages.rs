@@ -4,7 +4,7 @@
 //! huge pages are set to `madvise` or `always`, as Stockfish and YaneuraOu ask for their tables.
 
 /// The size of a large page on x86-64 and aarch64 Linux.
-pub(crate) const LARGE_PAGE: usize = 2 << 20;
+const LARGE_PAGE: usize = 2 << 20;
 
 /// Advises the kernel to back the whole large pages within `len` bytes from `start` by large
 /// pages. Only pages not yet touched are affected at once (the kernel may merge others later),

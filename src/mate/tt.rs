@@ -158,7 +158,10 @@ impl Table {
         let buckets = (bytes / BUCKET_BYTES).max(1);
         let n = buckets.checked_mul(BUCKET_WORDS)?.checked_add(BUCKET_WORDS)?;
         let words = zeroed_words(n)?;
-        crate::pages::advise_large_pages(words.as_ptr() as *const u8, n * 8);
+        crate::pages::advise_large_pages(
+            words.as_ptr() as *const u8,
+            std::mem::size_of_val(words.as_slice()),
+        );
         let addr = words.as_ptr() as usize;
         let base = ((BUCKET_BYTES - addr % BUCKET_BYTES) % BUCKET_BYTES) / 8;
         let capacity = (buckets * WAYS) as u64;

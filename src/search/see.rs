@@ -83,7 +83,7 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(PieceKind, Squ
     best
 }
 
-fn all_attackers(pos: &Position, sq: crate::types::Square, occ: Bitboard) -> Bitboard {
+fn all_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     pos.all_attackers_to(sq, occ) & occ
 }
 

@@ -238,22 +238,34 @@ pub fn knight_check_origins(c: Color, ksq: Square) -> Bitboard {
     KNIGHT_CHECK_ORIGINS[c.index()][ksq.index()]
 }
 
-/// Attacks along a ray toward higher indices: up to and including the first blocker.
+/// The squares of `ray` (squares of rising index from its origin) up to and including the first
+/// one occupied in `occ`.
 #[inline(always)]
-fn ray_up_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
-    let ray = RAYS[dir][sq.index()].0;
+fn up_to_first_rising(ray: u128, occ: Bitboard) -> Bitboard {
     let x = occ.0 & ray;
     Bitboard((x ^ x.wrapping_sub(1)) & ray)
 }
 
-/// Attacks along a ray toward lower indices. Bit 0 (square 1a) is forced on as a sentinel: it is
-/// the last square of any such ray that reaches it, so treating it as a blocker changes nothing.
+/// The squares of `ray` (squares of falling index from its origin) down to and including the
+/// first one occupied in `occ`. Bit 0 (square 1a) is forced on as a sentinel: it is the last
+/// square of any such ray that reaches it, so treating it as a blocker changes nothing.
 #[inline(always)]
-fn ray_down_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
-    let ray = RAYS[dir][sq.index()].0;
+fn down_to_first_falling(ray: u128, occ: Bitboard) -> Bitboard {
     let x = (occ.0 & ray) | 1;
     let top = 127 - x.leading_zeros();
     Bitboard(ray & FROM_BIT[top as usize])
+}
+
+/// Attacks along a ray toward higher indices: up to and including the first blocker.
+#[inline(always)]
+fn ray_up_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    up_to_first_rising(RAYS[dir][sq.index()].0, occ)
+}
+
+/// Attacks along a ray toward lower indices: down to and including the first blocker.
+#[inline(always)]
+fn ray_down_index(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    down_to_first_falling(RAYS[dir][sq.index()].0, occ)
 }
 
 /// `FROM_BIT[i]`: every bit from `i` up. A lookup is cheaper than shifting a `u128` by a
@@ -350,14 +362,9 @@ pub fn ray_attacks_through(sq: Square, through: Square, occ: Bitboard) -> Bitboa
     // Along a line, square indices rise or fall steadily: the half-line is the part of the line
     // on `through`'s side of `sq`.
     if through.index() > s {
-        let ray = line & (u128::MAX << (s + 1));
-        let x = occ.0 & ray;
-        Bitboard((x ^ x.wrapping_sub(1)) & ray)
+        up_to_first_rising(line & FROM_BIT[s + 1], occ)
     } else {
-        let ray = line & ((1u128 << s) - 1);
-        let x = (occ.0 & ray) | 1;
-        let top = 127 - x.leading_zeros();
-        Bitboard(ray & (u128::MAX << top))
+        down_to_first_falling(line & !FROM_BIT[s], occ)
     }
 }
 
