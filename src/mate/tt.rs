@@ -158,10 +158,7 @@ impl Table {
         let buckets = (bytes / BUCKET_BYTES).max(1);
         let n = buckets.checked_mul(BUCKET_WORDS)?.checked_add(BUCKET_WORDS)?;
         let words = zeroed_words(n)?;
-        crate::pages::advise_large_pages(
-            words.as_ptr() as *const u8,
-            std::mem::size_of_val(words.as_slice()),
-        );
+        crate::pages::advise_large_pages(&words);
         let addr = words.as_ptr() as usize;
         let base = ((BUCKET_BYTES - addr % BUCKET_BYTES) % BUCKET_BYTES) / 8;
         let capacity = (buckets * WAYS) as u64;

@@ -112,7 +112,7 @@ impl TranspositionTable {
         let mut table = Vec::new();
         table.try_reserve_exact(buckets).ok()?;
         // Large pages before the zeros are written: the pages are backed as they are touched.
-        crate::pages::advise_large_pages(table.as_ptr() as *const u8, buckets * BUCKET_BYTES);
+        crate::pages::advise_large_pages(table.spare_capacity_mut());
         table.extend(
             std::iter::repeat_with(|| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))).take(buckets),
         );
