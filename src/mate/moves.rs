@@ -50,6 +50,31 @@ fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
     t
 }
 
+/// `check_squares` cut down to the squares next to `ksq` for the sliders (knights keep their two
+/// squares): all a search for contact checks needs, from table lookups alone (a square next to
+/// the king is never cut off from it).
+#[inline]
+fn contact_check_squares(us: Color, ksq: Square) -> [Bitboard; 15] {
+    let them = !us;
+    let mut t = [Bitboard::EMPTY; 15];
+    let king = attacks::king_attacks(ksq);
+    let gold = attacks::gold_attacks(them, ksq);
+    t[PieceKind::Pawn.index()] = attacks::pawn_attacks(them, ksq);
+    t[PieceKind::Lance.index()] = attacks::pawn_attacks(them, ksq);
+    t[PieceKind::Knight.index()] = attacks::knight_attacks(them, ksq);
+    t[PieceKind::Silver.index()] = attacks::silver_attacks(them, ksq);
+    t[PieceKind::Gold.index()] = gold;
+    t[PieceKind::Bishop.index()] = attacks::bishop_pseudo(ksq) & king;
+    t[PieceKind::Rook.index()] = attacks::rook_pseudo(ksq) & king;
+    t[PieceKind::ProPawn.index()] = gold;
+    t[PieceKind::ProLance.index()] = gold;
+    t[PieceKind::ProKnight.index()] = gold;
+    t[PieceKind::ProSilver.index()] = gold;
+    t[PieceKind::Horse.index()] = king;
+    t[PieceKind::Dragon.index()] = king;
+    t
+}
+
 /// Every square a slider of `kind` and colour `us` on `from` could reach on an empty board (a
 /// superset of its moves), or `None` for a step piece, whose moves are a cheap lookup anyway.
 #[inline(always)]
@@ -75,7 +100,8 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
 /// illegal), no drop on an escape square (the king takes the piece: a drop changes no attack on
 /// its own square), and no check from a distance by a drop or a move that uncovers no line where
 /// the defender holds a silver, gold, bishop or rook to put in between. The rest are only
-/// candidates, to be tested.
+/// candidates, to be tested. `escapes` only filters drops: with an empty hand any value gives the
+/// same list.
 pub(crate) fn generate_mating_candidates(pos: &Position, list: &mut MoveList, escapes: Bitboard) {
     generate_checks_with(pos, list, Some(escapes));
 }
@@ -102,12 +128,19 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     let occ = pos.occupied();
     let empty = !occ;
     let own = pos.pieces_of(us);
-    let chk = check_squares(us, ksq, occ);
     let adjacent = attacks::king_attacks(ksq);
     // Mating candidates only: a check from a distance by a piece that uncovers no line is answered
     // by a drop in between when the defender holds a silver, gold, bishop or rook, so only
     // contact checks (and knight checks, which nothing blocks) are left.
     let contact_only = mate_escapes.is_some() && pos.hand(them).has_any_square_piece();
+    let discoverers = pos.blockers(them) & own;
+    // Without a piece that uncovers a line, contact checks use the checking squares only next to
+    // the king (knights' aside), and those need no slider attack sets.
+    let chk = if contact_only && discoverers.is_empty() {
+        contact_check_squares(us, ksq)
+    } else {
+        check_squares(us, ksq, occ)
+    };
 
     // Drops.
     let hand = pos.hand(us);
@@ -151,7 +184,6 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     // Board moves.
     let our_ksq = pos.king_square(us);
     let pinned = pos.pinned(us);
-    let discoverers = pos.blockers(them) & own;
     let zone = masks::zone(us);
     let last = masks::last_rank(us);
     let last_two = masks::last_two_ranks(us);
