@@ -386,6 +386,20 @@ impl Position {
         st.blockers = self.both_blockers();
     }
 
+    /// The blockers of `c`'s king after a move that changed the squares `changed`, given those
+    /// `before` it. Blockers depend only on the pieces on the lines through the king, so a move
+    /// that touched none of those squares (most moves, for one king or the other) leaves them as
+    /// they were; a king move always touches its own lines (it leaves a square next to its new one).
+    #[inline]
+    fn blockers_after(&self, c: Color, before: Bitboard, changed: Bitboard) -> Bitboard {
+        let ksq = self.king_sq[c.index()];
+        if ((attacks::rook_pseudo(ksq) | attacks::bishop_pseudo(ksq)) & changed).is_empty() {
+            before
+        } else {
+            self.compute_blockers(c)
+        }
+    }
+
     /// The blockers of each king, Black's first.
     #[inline]
     fn both_blockers(&self) -> [Bitboard; 2] {
@@ -511,7 +525,12 @@ impl Position {
             checks_in_row: prev.checks_in_row,
             plies_from_null: prev.plies_from_null.saturating_add(1),
         };
-        st.blockers = self.both_blockers();
+        let changed =
+            if m.is_drop() { Bitboard::from_square(to) } else { Bitboard::from_square(m.from()).with(to) };
+        st.blockers = [
+            self.blockers_after(Color::Black, prev.blockers[0], changed),
+            self.blockers_after(Color::White, prev.blockers[1], changed),
+        ];
         st.checkers = self.checkers_after(m, prev.blockers[(!us).index()]);
         st.checks_in_row[us.index()] =
             if st.checkers.is_some() { prev.checks_in_row[us.index()] + 1 } else { 0 };
