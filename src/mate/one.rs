@@ -231,19 +231,15 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     if !pos.has_king(!pos.side_to_move()) {
         return None;
     }
+    // The escape squares only filter drops: with none to make, the candidates come first, and a
+    // position without any (the common case) never needs the escapes.
+    let drop_escapes = (!pos.hand(pos.side_to_move()).is_empty()).then(|| king_escapes(pos));
     let mut list = MoveList::new();
-    if pos.hand(pos.side_to_move()).is_empty() {
-        // The escape squares only filter drops: with none to make, the candidates come first, and
-        // a position without any (the common case) never needs the escapes.
-        generate_mating_candidates(pos, &mut list, Bitboard::EMPTY);
-        if list.is_empty() {
-            return None;
-        }
-        let escapes = king_escapes(pos);
-        return find_mate(pos, list.as_slice(), escapes);
+    generate_mating_candidates(pos, &mut list, drop_escapes.unwrap_or(Bitboard::EMPTY));
+    if list.is_empty() {
+        return None;
     }
-    let escapes = king_escapes(pos);
-    generate_mating_candidates(pos, &mut list, escapes);
+    let escapes = drop_escapes.unwrap_or_else(|| king_escapes(pos));
     find_mate(pos, list.as_slice(), escapes)
 }
 
