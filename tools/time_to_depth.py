@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Nodes and time to each depth for the three search algorithms (Full, AlphaBeta, Minimax).
+"""Nodes and time to each depth for the search algorithms (Full, AlphaBeta, Minimax).
 
-Usage: python3 tools/time_to_depth.py [--engine PATH] [--seconds 60] [--depth 10] [SFEN ...]
+Usage: python3 tools/time_to_depth.py [--engine PATH] [--seconds 60] [--depth 10]
+                                      [--algorithms Full,AlphaBeta,Minimax] [--hash MB] [--stats]
+                                      [SFEN ...]
 
 For every position and algorithm, runs `go depth D` with `SearchAlgorithm` set, waits at most
-`--seconds`, and prints the last completed depth's nodes, time and score per depth.
+`--seconds`, and prints the last completed depth's nodes, time and score per depth. `--stats`
+also prints the engine's `info string stats` line of each depth (tree size, cutoff and table
+hit rates, how often each pruning fired). To compare two builds, run it once with each
+`--engine`, one after the other.
 """
 import argparse
 import subprocess
@@ -18,7 +23,7 @@ DEFAULT_POSITIONS = [
 ]
 
 
-def run(engine, position, algorithm, depth, seconds):
+def run(engine, position, algorithm, depth, seconds, hash_mb):
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(l.strip()) for l in p.stdout], daemon=True).start()
@@ -28,11 +33,13 @@ def run(engine, position, algorithm, depth, seconds):
         p.stdin.flush()
 
     send(f"setoption name SearchAlgorithm value {algorithm}")
+    send(f"setoption name USI_Hash value {hash_mb}")
     send("isready")
     send(f"position {position}")
     send(f"go depth {depth}")
     deadline = time.time() + seconds
     rows = {}
+    stats = {}
     stopped = False
     while True:
         try:
@@ -48,11 +55,13 @@ def run(engine, position, algorithm, depth, seconds):
         if line.startswith("info depth") and " pv " in line and "bound" not in line:
             d = int(w[2])
             rows[d] = (int(w[w.index("nodes") + 1]), int(w[w.index("time") + 1]), " ".join(w[w.index("score") + 1:w.index("score") + 3]))
+        if line.startswith("info string stats depth="):
+            stats[int(w[3].split("=")[1])] = " ".join(w[4:])
         if line.startswith("bestmove"):
             break
     send("quit")
     p.wait()
-    return rows, stopped
+    return rows, stats, stopped
 
 
 def main():
@@ -60,15 +69,20 @@ def main():
     ap.add_argument("--engine", default="target/release/shomei")
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--depth", type=int, default=10)
+    ap.add_argument("--algorithms", default="Full,AlphaBeta,Minimax")
+    ap.add_argument("--hash", type=int, default=64, help="USI_Hash in MB")
+    ap.add_argument("--stats", action="store_true", help="print each depth's `info string stats`")
     ap.add_argument("positions", nargs="*")
     a = ap.parse_args()
     for pos in a.positions or DEFAULT_POSITIONS:
         print(f"position {pos}")
-        for algo in ["Full", "AlphaBeta", "Minimax"]:
-            rows, stopped = run(a.engine, pos, algo, a.depth, a.seconds)
+        for algo in a.algorithms.split(","):
+            rows, stats, stopped = run(a.engine, pos, algo, a.depth, a.seconds, a.hash)
             for d in sorted(rows):
                 n, t, s = rows[d]
                 print(f"  {algo:9} depth {d:2}  nodes {n:>12}  time {t/1000:8.3f} s  score {s}")
+                if a.stats and d in stats:
+                    print(f"            stats {stats[d]}")
             if stopped:
                 print(f"  {algo:9} stopped after {a.seconds:.0f} s")
 
