@@ -12,10 +12,11 @@ hit rates, how often each pruning fired). To compare two builds, run it once wit
 `--engine`, one after the other.
 """
 import argparse
-import subprocess
-import threading
 import queue
+import shlex
 import time
+
+from side_by_side import Engine
 
 DEFAULT_POSITIONS = [
     "startpos",
@@ -24,33 +25,23 @@ DEFAULT_POSITIONS = [
 
 
 def run(engine, position, algorithm, depth, seconds, hash_mb):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l.strip()) for l in p.stdout], daemon=True).start()
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    send(f"setoption name SearchAlgorithm value {algorithm}")
-    send(f"setoption name USI_Hash value {hash_mb}")
-    send("isready")
-    send(f"position {position}")
-    send(f"go depth {depth}")
+    e = Engine(shlex.quote(engine), [("SearchAlgorithm", algorithm), ("USI_Hash", hash_mb)])
+    e.send(f"position {position}")
+    e.send(f"go depth {depth}")
     deadline = time.time() + seconds
     rows = {}
     stats = {}
     stopped = False
     while True:
-        try:
-            line = lines.get(timeout=0.2)
-        except queue.Empty:
-            line = None
         if time.time() > deadline and not stopped:
-            send("stop")
+            e.send("stop")
             stopped = True
-        if line is None:
+        try:
+            line = e.lines.get(timeout=0.2)
+        except queue.Empty:
             continue
+        if line is None:
+            raise RuntimeError(f"{engine} exited during the search")
         w = line.split()
         if line.startswith("info depth") and " pv " in line and "bound" not in line:
             d = int(w[2])
@@ -59,8 +50,7 @@ def run(engine, position, algorithm, depth, seconds, hash_mb):
             stats[int(w[3].split("=")[1])] = " ".join(w[4:])
         if line.startswith("bestmove"):
             break
-    send("quit")
-    p.wait()
+    e.quit()
     return rows, stats, stopped
 
 
