@@ -2,11 +2,10 @@
 //! table. Its node total is the search's signature: it changes exactly when search behaviour
 //! changes.
 
-use crate::eval::nnue::{self, Network};
+use crate::eval::nnue::{self, AnyNetwork};
 use crate::search::{Limits, SearchEvent, SearchOptions, Searcher};
 use crate::shogi::Position;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions as `position` arguments: openings, middlegames with pieces in hand, endgames.
@@ -55,7 +54,7 @@ pub struct BenchConfig {
     pub hash_mb: usize,
     /// The network that evaluates; by default the engine's default evaluator (the network
     /// built in, if any, or the hand-written evaluation).
-    pub network: Option<Arc<Network>>,
+    pub network: Option<AnyNetwork>,
 }
 
 impl Default for BenchConfig {
@@ -74,7 +73,7 @@ impl BenchConfig {
         while let Some(arg) = it.next() {
             if arg == "--eval-file" {
                 let path = it.next().ok_or("--eval-file needs a file")?;
-                c.network = Some(Arc::new(nnue::load(Path::new(path))?));
+                c.network = Some(nnue::load(Path::new(path))?);
             } else if let Ok(d) = arg.parse::<i32>() {
                 c.depth = d.clamp(1, 64);
             }

@@ -12,7 +12,9 @@
 //! and the `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
 
 // The exceptions, each documented where it is: the table prefetch hint in `search::tt`, the
-// zeroed allocation in `mate::tt`, and the large-page advice in `pages`.
+// zeroed allocation in `mate::tt`, the large-page advice in `pages`, and the AVX2 code of the
+// network evaluation (`eval::nnue`: the calls into copies compiled for AVX2, and the vector
+// loads and stores of `halfkp::layers::avx2`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -28,6 +28,39 @@ fn perft_command(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `shomei nnue random <arch> <seed> <file>`: writes a seeded random network of YaneuraOu's
+/// HalfKP format (`halfkp_256x2-32-32` and its siblings), for tests, fixtures and speed
+/// measurements that another engine must read too.
+fn nnue_command(args: &[String]) -> ExitCode {
+    use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
+    let usage =
+        "usage: shomei nnue random <arch> <seed> <file>   (arch: halfkp_256x2-32-32, halfkp_512x2-16-32, \
+                 halfkp_1024x2-8-32 or halfkp_1024x2-8-64)";
+    let [verb, arch, seed, file] = args else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let (Some(arch), Ok(seed)) = (Arch::from_name(arch), seed.parse::<u64>()) else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    if verb != "random" {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    }
+    let net = AnyHalfKp::random(arch, seed);
+    match std::fs::write(file, net.to_bytes()) {
+        Ok(()) => {
+            eprintln!("wrote {file}: {arch}, seed {seed}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cannot write {file}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -37,6 +70,7 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
         Some("gensfen") => shomei::learn::gensfen::cli::main(&args[1..]),
+        Some("nnue") => nnue_command(&args[1..]),
         Some("bench") => match shomei::bench::BenchConfig::from_args(&args[1..]) {
             Ok(config) => {
                 print!("{}", shomei::bench::run(&config));

@@ -1,7 +1,7 @@
 //! The network evaluation's inference: the search's accumulators, updated move by move, equal
 //! the ones computed from scratch at every node of perft trees (every kind of move, king moves
-//! that change a perspective's bucket or mirror, null moves, hands beyond the set), and the
-//! evaluation treats the colours alike.
+//! that change a perspective's bucket or mirror, null moves, hands beyond the set), for shomei's
+//! own net and for YaneuraOu's HalfKP nets, and the evaluation treats the colours alike.
 
 mod common {
     pub mod random_play;
@@ -10,10 +10,12 @@ mod common {
 
 use common::random_play::{pos, random_play};
 use common::twins::colour_swapped;
+use shomei::eval::nnue::halfkp::{HalfKpNet, Scaled, DEFAULT_FV_SCALE};
 use shomei::eval::nnue::{
-    evaluate_from_scratch, random_network, Accumulator, AccumulatorStack, Network, View,
+    evaluate_from_scratch, random_network, Accumulator, AccumulatorStack, Architecture,
 };
 use shomei::{Move, PieceKind, Position};
+use std::sync::Arc;
 
 /// What the walks went through, to show the tests cover what they claim to.
 #[derive(Default, Debug)]
@@ -31,9 +33,9 @@ struct Seen {
     beyond_set: u64,
 }
 
-struct Walk<'a> {
-    net: &'a Network,
-    stack: AccumulatorStack,
+struct Walk<'a, N: Architecture<L>, const L: usize> {
+    net: &'a N,
+    stack: AccumulatorStack<L>,
     line: Vec<Move>,
     seen: Seen,
     /// Counts nodes, to compare at only some inner nodes: the others are brought up to date
@@ -41,7 +43,7 @@ struct Walk<'a> {
     nodes: u64,
 }
 
-impl Walk<'_> {
+impl<N: Architecture<L>, const L: usize> Walk<'_, N, L> {
     fn compare(&mut self, pos: &Position, root: &str) {
         self.seen.compared += 1;
         let incremental = *self.stack.accumulator(self.net, pos);
@@ -73,7 +75,7 @@ impl Walk<'_> {
             }
         }
         if pos.piece_on(m.from()).kind() == PieceKind::King {
-            if View::new(us, m.from()) != View::new(us, m.to()) {
+            if N::view(us, m.from()) != N::view(us, m.to()) {
                 self.seen.view_changes += 1;
             } else {
                 self.seen.same_view_king_moves += 1;
@@ -123,7 +125,7 @@ impl Walk<'_> {
     }
 }
 
-fn walk_all(net: &Network, roots: &[(&str, u32)]) -> Seen {
+fn walk_all<N: Architecture<L>, const L: usize>(net: &N, roots: &[(&str, u32)]) -> Seen {
     let mut w =
         Walk { net, stack: AccumulatorStack::new(), line: Vec::new(), seen: Seen::default(), nodes: 0 };
     for &(sfen, depth) in roots {
@@ -135,26 +137,27 @@ fn walk_all(net: &Network, roots: &[(&str, u32)]) -> Seen {
     w.seen
 }
 
-#[test]
-fn incremental_accumulators_equal_refreshed_ones_over_perft_trees() {
-    let roots = [
-        ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 3),
-        // Kings on 5h and 5b in the centre file with a silver each in hand: king steps cross
-        // the rank zones, the file zones (4h) and the mirror (6h).
-        ("lnsg1g1nl/1r2k2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2K2R1/LN1G1GSNL b Ss 1", 3),
-        // A middlegame with pieces in hand, promoted pieces and a bishop that can promote.
-        ("lnsgk1snl/1r4g2/p1ppppb1p/6pP1/7R1/2P6/P2PPPP1P/1SG6/LN2KGSNL b BP2p 21", 2),
-        ("ln1gkg3/1r1s1sb2/ppppp4/5+B1p1/5nR2/2P1P2P1/PP1P1P2L/3S1S3/LN1GKG1N1 w L4Pp 46", 2),
-        // Open kings in the middle of the board: every step changes the view or not.
-        ("9/9/3pkp3/9/4K4/9/9/9/9 b S 1", 3),
-        ("4k4/9/9/3G5/9/5K3/9/9/9 w g 1", 3),
-        // Hands beyond the set (composed, more pawns than a set): the 19th pawn in a hand has no
-        // feature when it is captured, nor when it is dropped.
-        ("4k4/9/4p4/4R4/9/9/9/9/4K4 b 18P2p 1", 3),
-        ("4k4/9/9/9/4r4/4P4/9/9/4K4 w 2P18p 1", 2),
-    ];
-    let net = random_network(0x6e6e);
-    let seen = walk_all(&net, &roots);
+/// Roots whose perft trees hold every kind of move the accumulators must follow.
+const ROOTS: [(&str, u32); 8] = [
+    ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 3),
+    // Kings on 5h and 5b in the centre file with a silver each in hand: king steps cross
+    // the rank zones, the file zones (4h) and the mirror (6h).
+    ("lnsg1g1nl/1r2k2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2K2R1/LN1G1GSNL b Ss 1", 3),
+    // A middlegame with pieces in hand, promoted pieces and a bishop that can promote.
+    ("lnsgk1snl/1r4g2/p1ppppb1p/6pP1/7R1/2P6/P2PPPP1P/1SG6/LN2KGSNL b BP2p 21", 2),
+    ("ln1gkg3/1r1s1sb2/ppppp4/5+B1p1/5nR2/2P1P2P1/PP1P1P2L/3S1S3/LN1GKG1N1 w L4Pp 46", 2),
+    // Open kings in the middle of the board: every step changes the view or not.
+    ("9/9/3pkp3/9/4K4/9/9/9/9 b S 1", 3),
+    ("4k4/9/9/3G5/9/5K3/9/9/9 w g 1", 3),
+    // Hands beyond the set (composed, more pawns than a set): the 19th pawn in a hand has no
+    // feature when it is captured, nor when it is dropped.
+    ("4k4/9/4p4/4R4/9/9/9/9/4K4 b 18P2p 1", 3),
+    ("4k4/9/9/9/4r4/4P4/9/9/4K4 w 2P18p 1", 2),
+];
+
+/// Fails unless the walk compared many nodes and went through every kind of move (king moves
+/// within one view only where the architecture has such moves).
+fn assert_covered(seen: &Seen, same_view_king_moves: bool) {
     eprintln!("{seen:?}");
     assert!(seen.compared > 100_000, "{seen:?}");
     for (what, n) in [
@@ -162,12 +165,39 @@ fn incremental_accumulators_equal_refreshed_ones_over_perft_trees() {
         ("promotions", seen.promotions),
         ("drops", seen.drops),
         ("view changes", seen.view_changes),
-        ("same-view king moves", seen.same_view_king_moves),
+        ("same-view king moves", if same_view_king_moves { seen.same_view_king_moves } else { u64::MAX }),
         ("null moves", seen.null_moves),
         ("pieces beyond the set", seen.beyond_set),
     ] {
         assert!(n >= 20, "only {n} {what}: {seen:?}");
     }
+}
+
+#[test]
+fn incremental_accumulators_equal_refreshed_ones_over_perft_trees() {
+    let net = random_network(0x6e6e);
+    assert_covered(&walk_all(&net, &ROOTS), true);
+}
+
+/// HalfKP refreshes a perspective at every move of its own king (its square is in every
+/// feature), has no king features, and counts missing pieces (handicaps) as feature 0.
+#[test]
+fn halfkp_accumulators_equal_refreshed_ones_over_perft_trees() {
+    let net = Scaled { net: Arc::new(HalfKpNet::<256, 32, 32>::random(0x6b70)), fv_scale: DEFAULT_FV_SCALE };
+    let seen = walk_all(&net, &ROOTS);
+    // Every king move is a view change for HalfKP.
+    assert_covered(&seen, false);
+    assert_eq!(seen.same_view_king_moves, 0);
+    // A handicap (Black without its bishop and a lance): the missing pieces' feature stays put.
+    let handicap = walk_all(&net, &[("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/7R1/1NSGKGSNL w - 1", 3)]);
+    assert!(handicap.compared > 10_000, "{handicap:?}");
+    // The widest member of the family, on a smaller tree.
+    let wide = Scaled { net: Arc::new(HalfKpNet::<1024, 8, 64>::random(0x6b71)), fv_scale: DEFAULT_FV_SCALE };
+    let seen = walk_all(
+        &wide,
+        &[ROOTS[1], ("lnsgk1snl/1r4g2/p1ppppb1p/6pP1/7R1/2P6/P2PPPP1P/1SG6/LN2KGSNL b BP2p 21", 2)],
+    );
+    assert!(seen.compared > 2_000 && seen.view_changes > 20, "{seen:?}");
 }
 
 #[test]
@@ -236,7 +266,7 @@ fn the_embedded_network_loads_and_is_the_default() {
     assert!(net.check_ranges().is_ok());
     let default =
         shomei::search::SearchOptions::default().network.expect("the default uses the built-in net");
-    assert!(std::sync::Arc::ptr_eq(&net, &default));
+    assert!(matches!(default, shomei::eval::nnue::AnyNetwork::Shomei(d) if Arc::ptr_eq(&net, &d)));
     let start = Position::startpos();
     let level = evaluate_from_scratch(&net, &start);
     assert!(level.abs() < 150, "start position evaluated {level}");

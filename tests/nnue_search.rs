@@ -2,7 +2,8 @@
 //! (same tree, node for node), it is reproducible (no state left from an earlier search), its
 //! minimax is negamax over the network's evaluation, and its answers are legal.
 
-use shomei::eval::nnue::{evaluate_from_scratch, random_network, Network};
+use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
+use shomei::eval::nnue::{evaluate_from_scratch, random_network, AnyNetwork, Network};
 use shomei::eval::params::EVAL_LIMIT;
 use shomei::search::value::{mated_in, INFINITE};
 use shomei::search::{
@@ -56,21 +57,35 @@ fn search(searcher: &mut Searcher, p: &Position, depth: i32, options: &SearchOpt
 }
 
 fn with_net(net: &Arc<Network>) -> SearchOptions {
-    SearchOptions { network: Some(Arc::clone(net)), ..SearchOptions::default() }
+    with_any(AnyNetwork::Shomei(Arc::clone(net)))
+}
+
+fn with_any(net: AnyNetwork) -> SearchOptions {
+    SearchOptions { network: Some(net), ..SearchOptions::default() }
+}
+
+/// The incremental and the from-scratch searches of `net` give the same answers, node for node.
+fn assert_same_trees(net: AnyNetwork, depth: i32) {
+    let incremental = with_any(net.clone());
+    let scratch = SearchOptions { incremental: false, ..with_any(net) };
+    for sfen in POSITIONS {
+        let p = pos(sfen);
+        let a = search(&mut Searcher::new(16), &p, depth, &incremental);
+        let b = search(&mut Searcher::new(16), &p, depth, &scratch);
+        assert_eq!(a, b, "{sfen}");
+        assert!(a.nodes > 1000, "{sfen}: {a:?}");
+    }
 }
 
 #[test]
 fn the_incremental_search_walks_the_same_tree_as_the_one_evaluating_from_scratch() {
-    let net = Arc::new(random_network(21));
-    let incremental = with_net(&net);
-    let scratch = SearchOptions { incremental: false, ..with_net(&net) };
-    for sfen in POSITIONS {
-        let p = pos(sfen);
-        let a = search(&mut Searcher::new(16), &p, 7, &incremental);
-        let b = search(&mut Searcher::new(16), &p, 7, &scratch);
-        assert_eq!(a, b, "{sfen}");
-        assert!(a.nodes > 1000, "{sfen}: {a:?}");
-    }
+    assert_same_trees(AnyNetwork::Shomei(Arc::new(random_network(21))), 7);
+}
+
+#[test]
+fn the_incremental_search_with_a_halfkp_net_walks_the_same_tree_as_from_scratch() {
+    let net = AnyHalfKp::random(Arch::K256x2_32_32, 24);
+    assert_same_trees(AnyNetwork::HalfKp { net, fv_scale: 16 }, 6);
 }
 
 #[test]

@@ -15,6 +15,7 @@
 // The `material` build leaves the positional terms unused; they stay compiled and tested.
 #![cfg_attr(feature = "material", allow(dead_code))]
 
+pub mod evaluator;
 mod king_relative;
 mod king_safety;
 mod material;
@@ -22,6 +23,7 @@ pub mod nnue;
 pub mod params;
 pub mod trace;
 
+pub use evaluator::Evaluator;
 pub use material::{hand_value, piece_value};
 
 use crate::types::Color;

@@ -35,10 +35,9 @@ pub use time::{Clock, Lateness, TimeBudget, TimeControl, TimeOptions};
 pub use tt::Bound;
 pub use value::{Score, Value};
 
-use crate::eval::nnue::Network;
+use crate::eval::nnue::AnyNetwork;
 use crate::shogi::EnteringKingRule;
 use crate::types::Move;
-use std::sync::Arc;
 
 /// Which search the engine runs; the simpler two exist to check the full one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +103,7 @@ pub struct SearchOptions {
     pub resign_value: Value,
     /// The network that evaluates positions; `None`: the hand-written evaluation. By default
     /// the network built into the binary (`eval::nnue::embedded`), if there is one.
-    pub network: Option<Arc<Network>>,
+    pub network: Option<AnyNetwork>,
     /// Whether the network's accumulators are updated move by move (the default) or computed
     /// from scratch at every evaluation: a slow reference the updates are checked against.
     pub incremental: bool,
@@ -121,7 +120,7 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
             resign_value: 99_999,
-            network: crate::eval::nnue::embedded::network(),
+            network: crate::eval::nnue::embedded::network().map(AnyNetwork::Shomei),
             incremental: true,
         }
     }

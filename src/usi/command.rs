@@ -35,6 +35,8 @@ pub enum Command {
     GameOver,
     /// `d`: draw the position.
     Display,
+    /// `eval` or `e` (YaneuraOu's spelling): print the static evaluation as `eval = N`.
+    Eval,
     Bench,
     Quit,
 }
@@ -215,6 +217,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         ["ponderhit", rest @ ..] => parse_ponderhit(rest).map(Command::PonderHit),
         ["gameover", ..] => Ok(Command::GameOver),
         ["d"] => Ok(Command::Display),
+        ["eval"] | ["e"] => Ok(Command::Eval),
         ["bench"] => Ok(Command::Bench),
         ["setoption", "name", name, rest @ ..] => {
             let value = match rest {

@@ -266,11 +266,20 @@ impl<W: Write> Engine<W> {
                 let d = self.position.diagram();
                 self.say(&d);
             }
+            Command::Eval => {
+                // The evaluator the options name, from scratch: for a HalfKP net the number
+                // YaneuraOu's `e` prints for the same file and FV_SCALE.
+                let value = match self.options.evaluation() {
+                    Some(net) => net.evaluate(&self.position),
+                    None => crate::eval::evaluate(&self.position),
+                };
+                self.say(&format!("eval = {value}"));
+            }
             Command::Bench => {
                 self.finish_search();
                 // The evaluator the options name (EvalFile, UseNNUE); the depth, the table and the
                 // single thread are bench's own, so the node count stays the search's signature.
-                let network = self.options.search_options().network;
+                let network = self.options.evaluation();
                 let config = bench::BenchConfig { network, ..bench::BenchConfig::default() };
                 self.start_job("bench", move || bench::run(&config).trim_end().to_string());
             }
@@ -469,6 +478,9 @@ impl<W: Write> Engine<W> {
             Command::Display => {
                 let d = self.dobutsu.diagram();
                 self.say(&d);
+            }
+            Command::Eval => {
+                self.error("eval: Dobutsu has no static evaluation (the solved table or a search decides)")
             }
             _ => return false,
         }

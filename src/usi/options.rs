@@ -1,13 +1,18 @@
 //! The engine's USI options: their declarations for `usi`, and typed values for `setoption`.
 //!
-//! The evaluation's two options, `EvalFile` and `UseNNUE`, are not declared in the `material`
-//! build, whose evaluation is material alone; there, setting them is an error.
+//! The evaluation's options (`EvalFile`, `EvalDir`, `FV_SCALE`, `UseNNUE`) are not declared in
+//! the `material` build, whose evaluation is material alone; there, setting them is an error.
+//!
+//! `EvalFile` and `EvalDir` name the network together: `EvalFile` wins when it names a file;
+//! at its default (`<embedded>`) the file `nn.bin` in `EvalDir` is read when `EvalDir` is set
+//! (YaneuraOu's option, so that a user's YaneuraOu settings carry over), and the built-in
+//! network otherwise. The network is read when either option is set; a file that cannot be
+//! used is reported and the evaluator in use is kept, with the option's old value.
 
-use crate::eval::nnue::{self, Network};
+use crate::eval::nnue::{self, AnyNetwork};
 use crate::search::{SearchAlgorithm, SearchOptions, TimeOptions};
 use crate::shogi::EnteringKingRule;
 use std::path::Path;
-use std::sync::Arc;
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -29,10 +34,16 @@ pub struct Options {
     pub dobutsu_table: String,
     /// Dobutsu: the occurrence of a position that draws the game (4, 3), or 0 for none.
     pub dobutsu_repetition: u32,
-    /// `EvalFile`: `EMBEDDED`, or the path of the network file loaded.
+    /// `EvalFile`: `EMBEDDED`, or the path of a network file.
     pub eval_file: String,
-    /// The network `EvalFile` names (`None`: no network is built in).
-    pub network: Option<Arc<Network>>,
+    /// `EvalDir`: a folder holding `nn.bin`, or empty.
+    pub eval_dir: String,
+    /// Where `network` was read from: a path, or `EMBEDDED`.
+    pub network_source: String,
+    /// The network `EvalFile` and `EvalDir` name (`None`: no network is built in).
+    pub network: Option<AnyNetwork>,
+    /// `FV_SCALE`: the divisor of a HalfKP network's output.
+    pub fv_scale: i32,
     /// `UseNNUE`: evaluate with `network` when there is one; false: the hand-written evaluation.
     pub use_nnue: bool,
 }
@@ -77,7 +88,10 @@ impl Default for Options {
             dobutsu_table: default_dobutsu_table(),
             dobutsu_repetition: 4,
             eval_file: EMBEDDED.to_string(),
-            network: nnue::embedded::network(),
+            eval_dir: String::new(),
+            network_source: EMBEDDED.to_string(),
+            network: nnue::embedded::network().map(AnyNetwork::Shomei),
+            fv_scale: nnue::halfkp::DEFAULT_FV_SCALE,
             use_nnue: true,
         }
     }
@@ -89,13 +103,36 @@ pub fn printable(text: &str) -> String {
     text.chars().map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect()
 }
 
-/// The network `EvalFile`'s `value` names: the built-in one (if any) for `EMBEDDED` or an empty
-/// value, otherwise the file at that path.
-fn load_eval_file(value: &str) -> Result<Option<Arc<Network>>, String> {
-    if value.is_empty() || value == EMBEDDED {
-        return Ok(nnue::embedded::network());
+/// The file YaneuraOu reads from `EvalDir`.
+pub const EVAL_DIR_FILE: &str = "nn.bin";
+
+/// Where the network comes from, given `EvalFile` and `EvalDir`: `EvalFile` when it names a
+/// file, else `nn.bin` in `EvalDir` when that is set, else the built-in network (`EMBEDDED`).
+fn network_source(eval_file: &str, eval_dir: &str) -> String {
+    if !eval_file.is_empty() && eval_file != EMBEDDED {
+        eval_file.to_string()
+    } else if !eval_dir.is_empty() {
+        Path::new(eval_dir).join(EVAL_DIR_FILE).display().to_string()
+    } else {
+        EMBEDDED.to_string()
     }
-    nnue::load(Path::new(value)).map(|net| Some(Arc::new(net))).map_err(|e| format!("EvalFile: {e}"))
+}
+
+/// The network at `source` (`EMBEDDED`: the built-in one, if any).
+fn load_network(source: &str) -> Result<Option<AnyNetwork>, String> {
+    if source == EMBEDDED {
+        return Ok(nnue::embedded::network().map(AnyNetwork::Shomei));
+    }
+    nnue::load(Path::new(source)).map(Some)
+}
+
+/// A string option's value: GUIs send `<empty>` for an empty one.
+fn string_value(value: &str) -> String {
+    if value == "<empty>" {
+        String::new()
+    } else {
+        value.to_string()
+    }
 }
 
 const HASH_MAX_MB: i64 = 32_768;
@@ -106,7 +143,7 @@ const RULE_NAMES: [(&str, EnteringKingRule); 3] = [
 ];
 
 /// Every spin option's name, minimum and maximum: `usi` declares and `setoption` checks from here.
-const SPIN_RANGES: [(&str, i64, i64); 8] = [
+const SPIN_RANGES: [(&str, i64, i64); 9] = [
     ("USI_Hash", 1, HASH_MAX_MB),
     ("Threads", 1, 256),
     ("MultiPV", 1, 600),
@@ -115,6 +152,7 @@ const SPIN_RANGES: [(&str, i64, i64); 8] = [
     ("MaxMovesToDraw", 0, 100_000),
     ("ResignValue", 0, 99_999),
     ("DrawValue", -30_000, 30_000),
+    ("FV_SCALE", nnue::halfkp::FV_SCALE_RANGE.0 as i64, nnue::halfkp::FV_SCALE_RANGE.1 as i64),
 ];
 
 fn spin_range(name: &str) -> (i64, i64) {
@@ -190,6 +228,8 @@ impl Options {
         ];
         if !cfg!(feature = "material") {
             lines.push(format!("option name EvalFile type string default {}", d.eval_file));
+            lines.push("option name EvalDir type string default <empty>".to_string());
+            lines.push(spin("FV_SCALE", d.fv_scale as i64));
             lines.push(format!("option name UseNNUE type check default {}", d.use_nnue));
         }
         #[cfg(feature = "tune")]
@@ -202,29 +242,67 @@ impl Options {
         lines
     }
 
-    /// What the engine evaluates with, for an `info string` after `EvalFile` or `UseNNUE` is set.
+    /// What the engine evaluates with, for an `info string` after an evaluation option is set.
     pub fn evaluator_report(&self) -> String {
-        match (&self.network, self.use_nnue) {
-            (Some(net), true) => {
-                format!("evaluation: network {} ({})", self.eval_file, printable(&net.description))
+        match (self.evaluation(), &self.network) {
+            (Some(net), _) => {
+                format!("evaluation: network {} ({})", self.network_source, printable(&net.describe()))
             }
-            (Some(_), false) => {
-                format!("evaluation: hand-written (UseNNUE is false; network {} loaded)", self.eval_file)
+            (None, Some(_)) => {
+                format!("evaluation: hand-written (UseNNUE is false; network {} loaded)", self.network_source)
             }
-            (None, _) => "evaluation: hand-written (no network is built in)".to_string(),
+            (None, None) => "evaluation: hand-written (no network is built in)".to_string(),
         }
+    }
+
+    /// The network the search evaluates with (`None`: the hand-written evaluation), with the
+    /// current `FV_SCALE`.
+    pub fn evaluation(&self) -> Option<AnyNetwork> {
+        let net = self.network.as_ref().filter(|_| self.use_nnue && !cfg!(feature = "material"))?;
+        Some(net.clone().with_fv_scale(self.fv_scale))
+    }
+
+    /// Reads the network that `eval_file` and `eval_dir` name and makes them the options'
+    /// values; on error nothing changes. The report says what was read, and how fast.
+    fn set_network(&mut self, eval_file: String, eval_dir: String) -> Result<Option<String>, String> {
+        let source = network_source(&eval_file, &eval_dir);
+        let start = std::time::Instant::now();
+        let network = load_network(&source)?;
+        let ms = start.elapsed().as_millis();
+        self.eval_file = eval_file;
+        self.eval_dir = eval_dir;
+        self.network = network;
+        self.network_source = source;
+        let mut report = self.evaluator_report();
+        if self.network_source != EMBEDDED {
+            report.push_str(&format!(", read in {ms} ms"));
+        }
+        Ok(Some(report))
     }
 
     /// Applies `setoption name <name> value <value>`; on error the old value is kept. Returns a
     /// line for the GUI to see, if the option calls for one.
     pub fn set(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
         match name {
-            "EvalFile" | "UseNNUE" if cfg!(feature = "material") => {
+            "EvalFile" | "EvalDir" | "FV_SCALE" | "UseNNUE" if cfg!(feature = "material") => {
                 return Err(format!("option {name}: the material build evaluates by material alone"))
             }
             "EvalFile" => {
-                self.network = load_eval_file(value)?;
-                self.eval_file = if value.is_empty() { EMBEDDED.to_string() } else { value.to_string() };
+                let file = if value.is_empty() { EMBEDDED.to_string() } else { value.to_string() };
+                let dir = self.eval_dir.clone();
+                return self.set_network(file, dir).map_err(|e| format!("EvalFile: {e}"));
+            }
+            "EvalDir" => {
+                let (file, dir) = (self.eval_file.clone(), string_value(value));
+                if file != EMBEDDED {
+                    // EvalFile names the network: nothing to read again.
+                    self.eval_dir = dir;
+                    return Ok(Some(format!("EvalDir set; EvalFile {} takes precedence", printable(&file))));
+                }
+                return self.set_network(file, dir).map_err(|e| format!("EvalDir: {e}"));
+            }
+            "FV_SCALE" => {
+                self.fv_scale = parse_spin(name, value)? as i32;
                 return Ok(Some(self.evaluator_report()));
             }
             "UseNNUE" => {
@@ -299,7 +377,7 @@ impl Options {
             max_moves_to_draw: self.max_moves_to_draw,
             entering_king_rule: self.entering_king_rule,
             resign_value: self.resign_value,
-            network: if self.use_nnue { self.network.clone() } else { None },
+            network: self.evaluation(),
             incremental: true,
         }
     }
@@ -351,8 +429,12 @@ mod tests {
     fn every_spin_is_declared_and_checked_with_its_one_range() {
         let declarations = Options::default().declarations();
         for (name, min, max) in SPIN_RANGES {
-            let declared =
-                declarations.iter().find(|l| l.starts_with(&format!("option name {name} "))).unwrap();
+            let Some(declared) = declarations.iter().find(|l| l.starts_with(&format!("option name {name} ")))
+            else {
+                // The material build has no network, so no FV_SCALE.
+                assert!(cfg!(feature = "material") && name == "FV_SCALE", "{name} is not declared");
+                continue;
+            };
             assert!(declared.ends_with(&format!(" min {min} max {max}")), "{declared}");
             let mut o = Options::default();
             assert!(o.set(name, &min.to_string()).is_ok() && o.set(name, &max.to_string()).is_ok(), "{name}");

@@ -1,6 +1,6 @@
 //! The accumulators of the search's current line, one entry per ply, updated move by move.
 //!
-//! The first layer's output (the *accumulator*, `L1` values per perspective) is the sum of the
+//! The first layer's output (the *accumulator*, `L` values per perspective) is the sum of the
 //! weights of the active features, and a move switches few of them on or off. So instead of
 //! computing it from scratch at every node, the search keeps a stack parallel to its line of
 //! moves: `push` before each `do_move`, `pop` after each `undo_move`.
@@ -18,29 +18,25 @@
 //! updated.
 //!
 //! Each perspective is updated on its own: after a king move, the mover's may need a refresh
-//! while the opponent's only moves one feature. Sums wrap (`i16`): intermediate sums may leave
-//! the range, but the final values equal the sum computed from scratch, which `check_ranges`
-//! keeps within `i16`.
+//! while the opponent's only moves one feature (or none: HalfKP has no king features). Sums
+//! wrap (`i16`), as YaneuraOu's do: the result is the sum computed from scratch modulo 2^16,
+//! whatever the order of the rows. One stack serves every architecture (`Architecture`): the
+//! views, features and rows are the network's, the bookkeeping is shared.
 
-use super::features::View;
-use super::network::{Network, L1};
+use super::architecture::{refresh, Architecture, CHUNK};
 use crate::eval::Value;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use crate::Position;
 
-/// Accumulator values updated per pass of the add/subtract loops: chunks of this many values
-/// are kept in registers while every changed feature's weights are added.
-const CHUNK: usize = 64;
-
 /// Both perspectives' accumulators, indexed by `Color::index()`, aligned for vector loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Accumulator(pub [[i16; L1]; 2]);
+pub struct Accumulator<const L: usize>(pub [[i16; L]; 2]);
 
-impl Accumulator {
+impl<const L: usize> Accumulator<L> {
     /// Both perspectives computed from scratch.
-    pub fn refreshed(net: &Network, pos: &Position) -> Accumulator {
-        Accumulator([super::refresh(net, pos, Color::Black), super::refresh(net, pos, Color::White)])
+    pub fn refreshed<N: Architecture<L>>(net: &N, pos: &Position) -> Accumulator<L> {
+        Accumulator([refresh(net, pos, Color::Black), refresh(net, pos, Color::White)])
     }
 }
 
@@ -55,10 +51,10 @@ enum Change {
 
 impl Change {
     #[inline]
-    fn feature(self, view: View) -> usize {
+    fn feature<const L: usize, N: Architecture<L>>(self, view: N::View) -> Option<usize> {
         match self {
-            Change::Board(piece, sq) => view.board(piece, sq),
-            Change::Hand(owner, kind, nth) => view.hand(owner, kind, nth),
+            Change::Board(piece, sq) => N::board_feature(view, piece, sq),
+            Change::Hand(owner, kind, nth) => N::hand_feature(view, owner, kind, nth),
         }
     }
 }
@@ -71,8 +67,8 @@ const MAX_CHANGES: usize = 2;
 /// One ply: the accumulators (valid per perspective when `computed`) and how this position
 /// differs from the one below it in the stack.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    acc: Accumulator,
+struct Entry<const L: usize> {
+    acc: Accumulator<L>,
     computed: [bool; 2],
     /// Where the kings stand here (`Square::NO_KING` for none): a perspective whose own king
     /// changes `View` from the entry below needs a refresh.
@@ -83,9 +79,9 @@ struct Entry {
     n_added: u8,
 }
 
-impl Entry {
-    const EMPTY: Entry = Entry {
-        acc: Accumulator([[0; L1]; 2]),
+impl<const L: usize> Entry<L> {
+    const EMPTY: Entry<L> = Entry {
+        acc: Accumulator([[0; L]; 2]),
         computed: [false; 2],
         kings: [Square::NO_KING; 2],
         removed: [Change::Hand(Color::Black, PieceKind::Pawn, 1); MAX_CHANGES],
@@ -107,14 +103,15 @@ impl Entry {
     }
 }
 
-/// The accumulators along the search's current line: entry 0 is the root.
+/// The accumulators along the search's current line: entry 0 is the root. `L` is the
+/// network's accumulator width per perspective.
 #[derive(Clone, Debug)]
-pub struct AccumulatorStack {
-    entries: Vec<Entry>,
+pub struct AccumulatorStack<const L: usize> {
+    entries: Vec<Entry<L>>,
     top: usize,
 }
 
-impl Default for AccumulatorStack {
+impl<const L: usize> Default for AccumulatorStack<L> {
     fn default() -> Self {
         AccumulatorStack::new()
     }
@@ -123,14 +120,14 @@ impl Default for AccumulatorStack {
 /// Plies the stack holds before it grows (the search's longest line and a little more).
 const INITIAL_PLIES: usize = 160;
 
-impl AccumulatorStack {
+impl<const L: usize> AccumulatorStack<L> {
     /// An empty stack; `reset` it at the root before use.
-    pub fn new() -> AccumulatorStack {
+    pub fn new() -> AccumulatorStack<L> {
         AccumulatorStack { entries: vec![Entry::EMPTY; INITIAL_PLIES], top: 0 }
     }
 
     /// Starts a new line at `pos`: both perspectives computed from scratch.
-    pub fn reset(&mut self, net: &Network, pos: &Position) {
+    pub fn reset<N: Architecture<L>>(&mut self, net: &N, pos: &Position) {
         self.top = 0;
         let root = &mut self.entries[0];
         root.acc = Accumulator::refreshed(net, pos);
@@ -147,7 +144,7 @@ impl AccumulatorStack {
 
     /// Records the changes of the legal move `m`; call it with the position *before*
     /// `pos.do_move(m)`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, pos: &Position, m: Move) {
         let e = self.next_entry();
         let us = pos.side_to_move();
@@ -207,7 +204,7 @@ impl AccumulatorStack {
 
     /// The next entry, made the top; the stack grows if the line is longer than ever before.
     #[inline]
-    fn next_entry(&mut self) -> &mut Entry {
+    fn next_entry(&mut self) -> &mut Entry<L> {
         self.top += 1;
         if self.top == self.entries.len() {
             self.entries.push(Entry::EMPTY);
@@ -219,7 +216,7 @@ impl AccumulatorStack {
     /// move's point of view: equal to `evaluate_from_scratch`.
     #[inline]
     #[allow(unsafe_code)] // Calling the AVX2 copy, only where the processor has it.
-    pub fn evaluate(&mut self, net: &Network, pos: &Position) -> Value {
+    pub fn evaluate<N: Architecture<L>>(&mut self, net: &N, pos: &Position) -> Value {
         #[cfg(target_arch = "x86_64")]
         if super::simd::has_avx2() {
             // SAFETY: this processor has AVX2.
@@ -232,12 +229,12 @@ impl AccumulatorStack {
     /// baseline build's SSE2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, net: &Network, pos: &Position) -> Value {
+    fn evaluate_avx2<N: Architecture<L>>(&mut self, net: &N, pos: &Position) -> Value {
         self.evaluate_inlined(net, pos)
     }
 
     #[inline(always)]
-    fn evaluate_inlined(&mut self, net: &Network, pos: &Position) -> Value {
+    fn evaluate_inlined<N: Architecture<L>>(&mut self, net: &N, pos: &Position) -> Value {
         let acc = self.accumulator(net, pos);
         let us = pos.side_to_move().index();
         net.output(&acc.0[us], &acc.0[1 - us])
@@ -245,7 +242,7 @@ impl AccumulatorStack {
 
     /// The accumulators of `pos`, the position at the top of the stack, brought up to date.
     #[inline(always)]
-    pub fn accumulator(&mut self, net: &Network, pos: &Position) -> &Accumulator {
+    pub fn accumulator<N: Architecture<L>>(&mut self, net: &N, pos: &Position) -> &Accumulator<L> {
         debug_assert_eq!(
             self.entries[self.top].kings,
             [pos.king_square(Color::Black), pos.king_square(Color::White)],
@@ -265,14 +262,14 @@ impl AccumulatorStack {
     /// top's view) are computed backwards from it, so that their other children need no
     /// refresh of their own.
     #[inline(always)]
-    fn update(&mut self, net: &Network, pos: &Position, perspective: Color) {
+    fn update<N: Architecture<L>>(&mut self, net: &N, pos: &Position, perspective: Color) {
         let p = perspective.index();
         let mut i = self.top;
         while !self.entries[i].computed[p] {
             let (below, here) = (self.entries[i - 1].kings[p], self.entries[i].kings[p]);
-            if below != here && View::new(perspective, below) != View::new(perspective, here) {
+            if below != here && N::view(perspective, below) != N::view(perspective, here) {
                 let top = &mut self.entries[self.top];
-                top.acc.0[p] = super::refresh_inlined(net, pos, perspective);
+                top.acc.0[p] = refresh(net, pos, perspective);
                 top.computed[p] = true;
                 for j in (i..self.top).rev() {
                     self.step(net, perspective, j + 1, j);
@@ -290,7 +287,7 @@ impl AccumulatorStack {
     /// changes of the upper one of the two: forward (`src` below `dst`) or backward. Both must
     /// share the perspective's view.
     #[inline(always)]
-    fn step(&mut self, net: &Network, perspective: Color, src: usize, dst: usize) {
+    fn step<N: Architecture<L>>(&mut self, net: &N, perspective: Color, src: usize, dst: usize) {
         let p = perspective.index();
         let upper = src.max(dst);
         let (lower_entries, upper_entries) = self.entries.split_at_mut(upper);
@@ -300,15 +297,22 @@ impl AccumulatorStack {
             (&upper_entries[0], &mut lower_entries[dst])
         };
         let changes = if src < dst { &*dst_entry } else { src_entry };
-        let view = View::new(perspective, changes.kings[p]);
+        let view = N::view(perspective, changes.kings[p]);
+        // Pieces without a feature in this view (HalfKP's kings) change nothing.
         let mut added = [0usize; MAX_CHANGES];
         let mut removed = [0usize; MAX_CHANGES];
-        let (n_added, n_removed) = (changes.n_added as usize, changes.n_removed as usize);
-        for (f, c) in added.iter_mut().zip(&changes.added[..n_added]) {
-            *f = c.feature(view);
+        let (mut n_added, mut n_removed) = (0, 0);
+        for c in &changes.added[..changes.n_added as usize] {
+            if let Some(f) = c.feature::<L, N>(view) {
+                added[n_added] = f;
+                n_added += 1;
+            }
         }
-        for (f, c) in removed.iter_mut().zip(&changes.removed[..n_removed]) {
-            *f = c.feature(view);
+        for c in &changes.removed[..changes.n_removed as usize] {
+            if let Some(f) = c.feature::<L, N>(view) {
+                removed[n_removed] = f;
+                n_removed += 1;
+            }
         }
         let (added, removed) = (&added[..n_added], &removed[..n_removed]);
         let (plus, minus) = if src < dst { (added, removed) } else { (removed, added) };
@@ -317,17 +321,17 @@ impl AccumulatorStack {
     }
 }
 
-/// The weights of feature `f` as a fixed-size row (no bounds checks in the loops).
-#[inline(always)]
-fn row(net: &Network, f: usize) -> &[i16; L1] {
-    net.feature(f).try_into().expect("a row is L1 long")
-}
-
 /// `dst = src + sum of the added rows - sum of the removed rows` (at most `MAX_CHANGES` each),
 /// chunk by chunk so that each chunk stays in vector registers while every row is applied.
 #[inline(always)]
-fn apply(src: &[i16; L1], dst: &mut [i16; L1], net: &Network, added: &[usize], removed: &[usize]) {
-    let r = |f: usize| row(net, f);
+fn apply<const L: usize, N: Architecture<L>>(
+    src: &[i16; L],
+    dst: &mut [i16; L],
+    net: &N,
+    added: &[usize],
+    removed: &[usize],
+) {
+    let r = |f: usize| net.row(f);
     match (added, removed) {
         (&[a], &[s]) => apply_rows(src, dst, [r(a)], [r(s)]),
         (&[a0, a1], &[s0, s1]) => apply_rows(src, dst, [r(a0), r(a1)], [r(s0), r(s1)]),
@@ -337,20 +341,20 @@ fn apply(src: &[i16; L1], dst: &mut [i16; L1], net: &Network, added: &[usize], r
         (&[], &[s]) => apply_rows(src, dst, [], [r(s)]),
         (&[a0, a1], &[]) => apply_rows(src, dst, [r(a0), r(a1)], []),
         (&[], &[s0, s1]) => apply_rows(src, dst, [], [r(s0), r(s1)]),
-        // A null move changes nothing.
+        // A null move (or a king move seen by a view without king features) changes nothing.
         _ => *dst = *src,
     }
 }
 
 /// `apply` for a fixed number of rows: the compiler unrolls the inner loops and vectorises them.
 #[inline(always)]
-fn apply_rows<const A: usize, const R: usize>(
-    src: &[i16; L1],
-    dst: &mut [i16; L1],
-    added: [&[i16; L1]; A],
-    removed: [&[i16; L1]; R],
+fn apply_rows<const L: usize, const A: usize, const R: usize>(
+    src: &[i16; L],
+    dst: &mut [i16; L],
+    added: [&[i16; L]; A],
+    removed: [&[i16; L]; R],
 ) {
-    for c in (0..L1).step_by(CHUNK) {
+    for c in (0..L).step_by(CHUNK) {
         let mut v: [i16; CHUNK] = src[c..c + CHUNK].try_into().expect("chunk");
         for a in added {
             for (x, w) in v.iter_mut().zip(&a[c..c + CHUNK]) {

@@ -18,6 +18,7 @@
 //! at most three of them (the mover leaves a square, arrives on another, a captured piece goes to
 //! a hand) unless the own king changes bucket or side, which needs a full refresh.
 
+pub use super::architecture::{ActiveFeatures, MAX_ACTIVE};
 use crate::types::{Color, Piece, PieceKind, Square};
 use crate::Position;
 
@@ -33,8 +34,6 @@ pub const HAND_FEATURES_PER_SIDE: usize = 38;
 pub const PER_BUCKET: usize = BOARD_FEATURES + 2 * HAND_FEATURES_PER_SIDE;
 /// Every input of the network, per perspective.
 pub const INPUTS: usize = BUCKETS * PER_BUCKET;
-/// The most features one perspective can have switched on: one per piece.
-pub const MAX_ACTIVE: usize = 40;
 
 /// Where each hand kind's features start inside a side's 38, indexed by `PieceKind::index()`.
 const HAND_OFFSET: [usize; 8] = [0, 0, 18, 22, 26, 34, 36, 30];
@@ -106,7 +105,7 @@ impl View {
 
     /// Every feature `pos` switches on in this view, in board-then-hand order.
     pub fn active(self, pos: &Position) -> ActiveFeatures {
-        let mut out = ActiveFeatures { len: 0, features: [0; MAX_ACTIVE] };
+        let mut out = ActiveFeatures::new();
         let mut occupied = pos.occupied();
         while occupied.is_some() {
             let sq = occupied.pop();
@@ -132,28 +131,6 @@ fn orient(perspective: Color, sq: Square) -> Square {
     match perspective {
         Color::Black => sq,
         Color::White => sq.flip(),
-    }
-}
-
-/// The features one perspective has switched on (at most `MAX_ACTIVE`).
-#[derive(Clone, Copy, Debug)]
-pub struct ActiveFeatures {
-    len: usize,
-    features: [usize; MAX_ACTIVE],
-}
-
-impl ActiveFeatures {
-    fn push(&mut self, f: usize) {
-        // More than 40 pieces cannot be set up; the guard keeps a malformed position from panicking.
-        if self.len < MAX_ACTIVE {
-            self.features[self.len] = f;
-            self.len += 1;
-        }
-    }
-
-    /// The features, in the order they were found.
-    pub fn as_slice(&self) -> &[usize] {
-        &self.features[..self.len]
     }
 }
 

@@ -1,57 +1,103 @@
-//! The network evaluation (NNUE: an efficiently updatable neural network).
+//! The network evaluation (NNUE: an efficiently updatable neural network), in two formats.
 //!
-//! - `features`: which inputs a position switches on, per perspective (king buckets, mirroring);
-//! - `network`: the quantised weights, their file format and the output layer;
-//! - `accumulator`: the search's stack of accumulators, updated move by move;
+//! - `architecture`: what every network tells the accumulator stack (features, first layer,
+//!   output), and the evaluation from scratch;
+//! - `accumulator`: the search's stack of accumulators, updated move by move, for any network;
+//! - `features`, `network`: shomei's own net (king buckets, `SHOMEINN` files);
+//! - `halfkp`: YaneuraOu's HalfKP nets (`nn.bin`), evaluated as YaneuraOu evaluates them;
 //! - `embedded`: the network built into the binary, if any, and the default evaluator.
+//!
+//! `load` reads either format, told apart by the first bytes of the file.
 
 pub mod accumulator;
+pub mod architecture;
 pub mod embedded;
 pub mod features;
+pub mod halfkp;
 pub mod network;
 mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
+pub use architecture::{evaluate_from_scratch, refresh, ActiveFeatures, Architecture};
 pub use features::View;
 pub use network::{Network, NetworkError};
 
-use crate::types::Color;
+use crate::eval::Value;
 use crate::Position;
-use network::L1;
+use halfkp::AnyHalfKp;
 use std::path::Path;
+use std::sync::Arc;
 
-/// Accumulator values `refresh` sums at a time, kept in registers while every feature is added.
-const REFRESH_CHUNK: usize = 64;
-
-/// The accumulator of one perspective computed from scratch: biases plus the weights of every
-/// active feature.
-pub fn refresh(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
-    refresh_inlined(net, pos, perspective)
+/// A network the engine can evaluate with, of either format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyNetwork {
+    /// shomei's own net.
+    Shomei(Arc<Network>),
+    /// A YaneuraOu HalfKP net, with the `FV_SCALE` its output is divided by.
+    HalfKp {
+        /// The network.
+        net: AnyHalfKp,
+        /// YaneuraOu's `FV_SCALE` (16 by default; some published nets want 24).
+        fv_scale: i32,
+    },
 }
 
-/// `refresh`, inlined into its callers (`AccumulatorStack::evaluate`'s AVX2 copy among them).
-#[inline(always)]
-fn refresh_inlined(net: &Network, pos: &Position, perspective: Color) -> [i16; L1] {
-    let active = View::of(pos, perspective).active(pos);
-    let bias: &[i16; L1] = net.ft_bias.as_slice().try_into().expect("L1 biases");
-    let mut acc = [0; L1];
-    for c in (0..L1).step_by(REFRESH_CHUNK) {
-        let mut v: [i16; REFRESH_CHUNK] = bias[c..c + REFRESH_CHUNK].try_into().expect("a chunk");
-        for &f in active.as_slice() {
-            for (x, w) in v.iter_mut().zip(&net.feature(f)[c..c + REFRESH_CHUNK]) {
-                *x = x.wrapping_add(*w);
+impl AnyNetwork {
+    /// A YaneuraOu HalfKP net with the default `FV_SCALE`.
+    pub fn halfkp(net: AnyHalfKp) -> AnyNetwork {
+        AnyNetwork::HalfKp { net, fv_scale: halfkp::DEFAULT_FV_SCALE }
+    }
+
+    /// The same network evaluated with `fv_scale` (shomei's own nets have no such divisor).
+    pub fn with_fv_scale(self, fv_scale: i32) -> AnyNetwork {
+        match self {
+            AnyNetwork::HalfKp { net, .. } => AnyNetwork::HalfKp { net, fv_scale },
+            shomei => shomei,
+        }
+    }
+
+    /// The evaluation of `pos` for the side to move, computed from scratch: for HalfKP nets
+    /// exactly YaneuraOu's (its `e` command).
+    pub fn evaluate(&self, pos: &Position) -> Value {
+        match self {
+            AnyNetwork::Shomei(net) => evaluate_from_scratch(&**net, pos),
+            AnyNetwork::HalfKp { net, fv_scale } => net.evaluate(pos, *fv_scale),
+        }
+    }
+
+    /// What the network is, in one line: its format and architecture, and its description
+    /// (shomei's nets) or architecture string (YaneuraOu's).
+    pub fn describe(&self) -> String {
+        match self {
+            AnyNetwork::Shomei(net) => format!(
+                "shomei {} buckets x {} -> {}x2 -> 1, {}",
+                features::BUCKETS,
+                features::PER_BUCKET,
+                network::L1,
+                net.description
+            ),
+            AnyNetwork::HalfKp { net, fv_scale } => {
+                format!("YaneuraOu {}, FV_SCALE {fv_scale}, {}", net.arch(), net.arch_string())
             }
         }
-        acc[c..c + REFRESH_CHUNK].copy_from_slice(&v);
     }
-    acc
+
+    /// A 64-bit hash of the weights (FNV-1a): tells networks apart where a file name would not.
+    pub fn fingerprint(&self) -> u64 {
+        match self {
+            AnyNetwork::Shomei(net) => fingerprint(net),
+            AnyNetwork::HalfKp { net, .. } => fnv1a(&net.to_bytes()),
+        }
+    }
 }
 
-/// The network's evaluation of `pos` from the side to move's point of view, computed from
-/// scratch (the search updates its accumulators move by move instead).
-pub fn evaluate_from_scratch(net: &Network, pos: &Position) -> crate::eval::Value {
-    let us = pos.side_to_move();
-    net.output(&refresh(net, pos, us), &refresh(net, pos, !us))
+/// FNV-1a over `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// A network of seeded random weights, within the ranges `Network::check_ranges` accepts: for
@@ -75,32 +121,58 @@ pub fn random_network(seed: u64) -> Network {
     net
 }
 
-/// Reads and checks the network file at `path`; the error says which file and why. No more is
-/// read than the longest network file could hold, so a path such as `/dev/zero` is refused at
-/// once instead of holding the caller (the protocol loop) while it reads.
-pub fn load(path: &Path) -> Result<Network, String> {
+/// Reads and checks the network file at `path`, of either format; the error says which file
+/// and why. No more is read than the longest network file of its format could hold, so a path
+/// such as `/dev/zero` is refused at once instead of holding the caller (the protocol loop)
+/// while it reads.
+pub fn load(path: &Path) -> Result<AnyNetwork, String> {
+    let bytes = read_network_file(path)?;
+    let refused = |e: &dyn std::fmt::Display| format!("{} refused: {e}", path.display());
+    if halfkp::file::is_yaneuraou_nnue(&bytes) {
+        AnyHalfKp::from_bytes(&bytes).map(AnyNetwork::halfkp).map_err(|e| refused(&e))
+    } else if bytes.starts_with(network::MAGIC) {
+        Network::from_bytes(&bytes).map(|n| AnyNetwork::Shomei(Arc::new(n))).map_err(|e| refused(&e))
+    } else {
+        Err(refused(&"neither a shomei network (SHOMEINN) nor a YaneuraOu NNUE file (version 7AF32F16)"))
+    }
+}
+
+/// Reads shomei's own network file at `path` (the trainer's format).
+pub fn load_shomei(path: &Path) -> Result<Network, String> {
+    let bytes = read_network_file(path)?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{} refused: {e}", path.display()))
+}
+
+/// The bytes of the file at `path`, read no further than the longest network file of the
+/// format its first bytes name.
+fn read_network_file(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
     let mut bytes = Vec::new();
-    file.take(network::MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    Network::from_bytes(&bytes).map_err(|e| format!("{} refused: {e}", path.display()))
+    (&mut file).take(8).read_to_end(&mut bytes).map_err(cannot)?;
+    let longest = if halfkp::file::is_yaneuraou_nnue(&bytes) {
+        halfkp::file::MAX_FILE_LEN
+    } else {
+        network::MAX_FILE_LEN
+    };
+    if let Ok(meta) = file.metadata() {
+        bytes.reserve((meta.len() as usize).min(longest));
+    }
+    file.take(longest as u64 + 1 - bytes.len() as u64).read_to_end(&mut bytes).map_err(cannot)?;
+    Ok(bytes)
 }
 
 /// A 64-bit FNV-1a hash of the network's weights (not its description): tells networks apart
 /// where a file name would not, as in the settings `shomei gensfen` records.
 pub fn fingerprint(net: &Network) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    let mut bytes =
+        Vec::with_capacity(2 * (net.ft_bias.len() + net.ft_weights.len() + net.out_weights.len()) + 4);
     for w in net.ft_bias.iter().chain(&net.ft_weights).chain(&net.out_weights) {
-        eat(&w.to_le_bytes());
+        bytes.extend_from_slice(&w.to_le_bytes());
     }
-    eat(&net.out_bias.to_le_bytes());
-    h
+    bytes.extend_from_slice(&net.out_bias.to_le_bytes());
+    fnv1a(&bytes)
 }
 
 #[cfg(test)]
@@ -112,7 +184,7 @@ mod tests {
     #[test]
     fn an_endless_file_is_refused_after_a_bounded_read() {
         let refused = load(Path::new("/dev/zero")).expect_err("zeros are no network");
-        assert!(refused.contains("no SHOMEINN header"), "{refused}");
+        assert!(refused.contains("neither a shomei network"), "{refused}");
     }
 
     /// A network file with bytes after its last weight is refused.

@@ -11,8 +11,11 @@
 //! `i16` accumulator biases (`L1`), `i16` feature weights (`INPUTS` rows of `L1`, feature by
 //! feature), `i16` output weights (`2 * L1`: side to move first) and one `i32` output bias.
 
-use super::features::{INPUTS, MAX_ACTIVE};
+use super::architecture::{ActiveFeatures, Architecture};
+use super::features::{View, INPUTS, MAX_ACTIVE};
 use crate::eval::Value;
+use crate::types::{Color, Piece, PieceKind, Square};
+use crate::Position;
 use std::fmt;
 
 /// Accumulator neurons per perspective.
@@ -25,7 +28,8 @@ pub const QB: i32 = 64;
 pub const OUTPUT_SCALE: i32 = 400;
 /// The file format's version.
 pub const VERSION: u32 = 1;
-const MAGIC: &[u8; 8] = b"SHOMEINN";
+/// The first bytes of every file of this format.
+pub const MAGIC: &[u8; 8] = b"SHOMEINN";
 /// The longest description a file may carry.
 pub const MAX_DESCRIPTION: usize = 1 << 16;
 /// The longest network file of this shape: no reader needs more bytes than this to refuse one.
@@ -205,6 +209,46 @@ impl Network {
             return Err(NetworkError::Overflow("output weights"));
         }
         Ok(())
+    }
+}
+
+/// shomei's own net: king buckets and mirroring (`features`), every piece a feature.
+impl Architecture<L1> for Network {
+    type View = View;
+
+    #[inline(always)]
+    fn view(perspective: Color, king: Square) -> View {
+        View::new(perspective, king)
+    }
+
+    #[inline(always)]
+    fn board_feature(view: View, piece: Piece, sq: Square) -> Option<usize> {
+        Some(view.board(piece, sq))
+    }
+
+    #[inline(always)]
+    fn hand_feature(view: View, owner: Color, kind: PieceKind, nth: u32) -> Option<usize> {
+        Some(view.hand(owner, kind, nth))
+    }
+
+    #[inline(always)]
+    fn active_features(view: View, pos: &Position) -> ActiveFeatures {
+        view.active(pos)
+    }
+
+    #[inline(always)]
+    fn bias(&self) -> &[i16; L1] {
+        self.ft_bias.as_slice().try_into().expect("L1 biases")
+    }
+
+    #[inline(always)]
+    fn row(&self, f: usize) -> &[i16; L1] {
+        self.feature(f).try_into().expect("a row is L1 long")
+    }
+
+    #[inline(always)]
+    fn output(&self, us: &[i16; L1], them: &[i16; L1]) -> Value {
+        Network::output(self, us, them)
     }
 }
 

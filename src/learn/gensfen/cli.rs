@@ -4,7 +4,6 @@ use super::{run, GameConfig, RunConfig};
 use crate::eval::nnue;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 const USAGE: &str = "usage: shomei gensfen (--games N | --positions N) [--out FILE] [--depth D] [--nodes N]
          [--seed S] [--threads T] [--random-plies MIN-MAX] [--eval-limit CP] [--max-ply P] [--hash MB]
@@ -63,7 +62,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
             "--eval-limit" => config.game.eval_limit = number(flag, value()?)?,
             "--max-ply" => config.game.max_ply = number(flag, value()?)?,
             "--hash" => config.game.hash_mb = number(flag, value()?)?,
-            "--eval-file" => config.game.network = Some(Arc::new(nnue::load(Path::new(value()?))?)),
+            "--eval-file" => config.game.network = Some(nnue::load(Path::new(value()?))?),
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
@@ -122,7 +121,10 @@ mod tests {
         let net = crate::eval::nnue::random_network(4);
         std::fs::write(&path, net.to_bytes()).unwrap();
         let c = parse(&args(&format!("--games 1 --eval-file {}", path.display()))).unwrap();
-        assert_eq!(c.game.network.as_deref(), Some(&net));
+        assert_eq!(
+            c.game.network,
+            Some(crate::eval::nnue::AnyNetwork::Shomei(std::sync::Arc::new(net.clone())))
+        );
         let fingerprint = format!("{:016x}", crate::eval::nnue::fingerprint(&net));
         assert!(c.game.params().contains(&("network".to_string(), fingerprint)));
         // Without a network the recorded settings are those of files written before networks.

@@ -22,7 +22,7 @@ pub mod progress;
 
 pub use game::{game_rng, play_game, Ending, Game};
 
-use crate::eval::nnue::{self, Network};
+use crate::eval::nnue::AnyNetwork;
 use crate::learn::record::{self, RECORD_SIZE};
 use crate::search::{Searcher, Value};
 use progress::Progress;
@@ -31,7 +31,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The settings that decide what each game is.
@@ -53,7 +52,7 @@ pub struct GameConfig {
     pub hash_mb: usize,
     /// The network the search evaluates with (`None`: the hand-written evaluation). By default
     /// the engine's default evaluator: the network built in, if any.
-    pub network: Option<Arc<Network>>,
+    pub network: Option<AnyNetwork>,
 }
 
 impl Default for GameConfig {
@@ -104,8 +103,7 @@ impl GameConfig {
     /// existed resume as they did.
     pub fn params(&self) -> Vec<(String, String)> {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
-        let network =
-            self.network.as_ref().map(|net| ("network", format!("{:016x}", nnue::fingerprint(net))));
+        let network = self.network.as_ref().map(|net| ("network", format!("{:016x}", net.fingerprint())));
         [
             ("seed", self.seed.to_string()),
             ("depth", opt(self.depth.map(|d| d.to_string()))),

@@ -3,8 +3,8 @@
 
 mod minimax;
 
-use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::eval::params::EVAL_LIMIT;
+use crate::eval::Evaluator;
 use crate::search::history::History;
 use crate::search::ordering::{MovePicker, PickerBuffers, PickerKind};
 use crate::search::params::*;
@@ -18,7 +18,6 @@ use crate::shogi::{Declaration, Position, Sennichite};
 use crate::types::{Color, Move};
 use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 /// How far back the search looks for a repetition at every node.
 const REPETITION_WINDOW: usize = 16;
@@ -50,21 +49,13 @@ pub(crate) struct MainThreadDuties {
     pub last_progress_ms: u64,
 }
 
-/// A network evaluation's per-thread state: the net and the accumulators of the current line.
-struct NnueState {
-    net: Arc<Network>,
-    stack: AccumulatorStack,
-    /// `SearchOptions::incremental`: false evaluates from scratch, as the updates' reference.
-    incremental: bool,
-}
-
 pub(crate) struct Worker<'a> {
     pub id: usize,
     /// The position searched. Moves are made and taken back through `make_move` and
     /// `unmake_move` (and the null-move pair), which keep the network's accumulators in step.
     pub pos: Position,
-    /// The network evaluation, when the options name a network; the hand-written one otherwise.
-    nnue: Option<NnueState>,
+    /// The evaluation the options name, with its accumulators for the current line.
+    evaluator: Evaluator,
     pub tt: &'a TranspositionTable,
     pub shared: &'a Shared,
     pub opts: SearchOptions,
@@ -141,16 +132,12 @@ impl<'a> Worker<'a> {
         history: History,
     ) -> Worker<'a> {
         let root_side = pos.side_to_move();
-        let nnue = opts.network.as_ref().map(|net| {
-            let mut stack = AccumulatorStack::new();
-            stack.reset(net, &pos);
-            NnueState { net: Arc::clone(net), stack, incremental: opts.incremental }
-        });
+        let evaluator = Evaluator::new(opts.network.as_ref(), &pos, opts.incremental);
         let features = Features::of(opts.algorithm);
         let mut w = Worker {
             id,
             pos,
-            nnue,
+            evaluator,
             tt,
             shared,
             opts,
@@ -177,9 +164,7 @@ impl<'a> Worker<'a> {
     /// Plays the legal move `m`. Every move the search makes goes through here.
     #[inline]
     pub(crate) fn make_move(&mut self, m: Move) {
-        if let Some(n) = &mut self.nnue {
-            n.stack.push(&self.pos, m);
-        }
+        self.evaluator.push(&self.pos, m);
         self.pos.do_move(m);
     }
 
@@ -187,17 +172,13 @@ impl<'a> Worker<'a> {
     #[inline]
     pub(crate) fn unmake_move(&mut self) {
         self.pos.undo_move();
-        if let Some(n) = &mut self.nnue {
-            n.stack.pop();
-        }
+        self.evaluator.pop();
     }
 
     /// Passes the turn (not in check).
     #[inline]
     fn make_null_move(&mut self) {
-        if let Some(n) = &mut self.nnue {
-            n.stack.push_null();
-        }
+        self.evaluator.push_null();
         self.pos.do_null_move();
     }
 
@@ -205,26 +186,14 @@ impl<'a> Worker<'a> {
     #[inline]
     fn unmake_null_move(&mut self) {
         self.pos.undo_null_move();
-        if let Some(n) = &mut self.nnue {
-            n.stack.pop();
-        }
+        self.evaluator.pop();
     }
 
-    /// The static evaluation of the current position, from the side to move's point of view:
-    /// the network's (within the hand-written evaluation's bounds) or the hand-written one.
+    /// The static evaluation of the current position, from the side to move's point of view,
+    /// within the hand-written evaluation's bounds (a network's may reach beyond them).
     #[inline]
     pub(crate) fn evaluate(&mut self) -> Value {
-        match &mut self.nnue {
-            None => crate::eval::evaluate(&self.pos),
-            Some(n) => {
-                let v = if n.incremental {
-                    n.stack.evaluate(&n.net, &self.pos)
-                } else {
-                    crate::eval::nnue::evaluate_from_scratch(&n.net, &self.pos)
-                };
-                v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
-            }
-        }
+        self.evaluator.evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The principal variation below the root move just searched (without that move).

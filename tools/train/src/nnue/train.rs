@@ -231,7 +231,7 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         let teacher = match &config.augment_teacher {
             Some(path) => {
                 say!("nnue: augment: the derived positions labelled by {}", path.display());
-                Some(nnue::load(path)?)
+                Some(nnue::load_shomei(path)?)
             }
             None => None,
         };
@@ -296,7 +296,7 @@ pub fn run(config: &NnueConfig, log: &mut impl Write) -> Result<NnueSummary, Str
         }
         None => match &config.init {
             Some(path) => {
-                let net = nnue::load(path)?;
+                let net = nnue::load_shomei(path)?;
                 say!("nnue: starting from the weights of {}", path.display());
                 start_from(Model::from_network(&net), train, validation, options.threads)
             }
