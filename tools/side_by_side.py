@@ -8,8 +8,10 @@ Usage:
 For every position and engine: `usi`, the options, `isready`, `usinewgame`, `position`,
 `go movetime MS`, and the last `info depth` line before `bestmove` gives the depth, the nodes and
 nodes/s. `--bench-set` adds the positions of `shomei bench` (read from src/bench.rs) at
-`--bench-movetime` each and prints their sums. Engines run one after another, never side by side,
-so the figures compare on a quiet machine.
+`--bench-movetime` each and prints their sums; `--game-positions` leaves out the composed ones
+(a side without its king, more pieces than one set), which YaneuraOu's NNUE build cannot evaluate
+(it exits). Engines run one after
+another, never side by side, so the figures compare on a quiet machine.
 
 Example (the comparison of the search issue):
   python3 tools/side_by_side.py \\
@@ -112,12 +114,33 @@ def bench_positions():
     return re.findall(r'^\s*"([^"]+)",', body, re.M)
 
 
+SET = {"P": 18, "L": 4, "N": 4, "S": 4, "G": 4, "B": 2, "R": 2, "K": 2}
+
+
+def is_game_position(position):
+    """Both kings on the board and no kind beyond one set's count."""
+    words = position.split()
+    if words[0] == "startpos":
+        return True
+    board, hand = words[1], words[3]
+    if "K" not in board or "k" not in board:
+        return False
+    counts = dict.fromkeys(SET, 0)
+    for c in board:
+        if c.isalpha():
+            counts[c.upper()] += 1
+    for n, c in re.findall(r"(\d*)([A-Za-z])", "" if hand == "-" else hand):
+        counts[c.upper()] += int(n or 1)
+    return all(counts[k] <= SET[k] for k in SET)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", action="append", required=True, help="NAME=CMD[;OPTION=VALUE...]")
     ap.add_argument("--movetime", type=int, default=3000)
     ap.add_argument("--bench-set", action="store_true")
     ap.add_argument("--bench-movetime", type=int, default=1000)
+    ap.add_argument("--game-positions", action="store_true", help="leave out the composed bench positions")
     a = ap.parse_args()
     engines = [parse_engine(s) for s in a.engine]
     print(f"{'position':12} {'engine':22} {'depth':>5} {'seldepth':>8} {'nodes':>12} {'nodes/s':>10}")
@@ -131,6 +154,8 @@ def main():
                       flush=True)
     if a.bench_set:
         positions = bench_positions()
+        if a.game_positions:
+            positions = [p for p in positions if is_game_position(p)]
         for name, cmd, opts in engines:
             e = Engine(cmd, opts)
             depths, nodes, ms = [], 0, 0
