@@ -36,20 +36,22 @@ fn nnue_command(args: &[String]) -> ExitCode {
     let usage =
         "usage: shomei nnue random <arch> <seed> <file>   (arch: halfkp_256x2-32-32, halfkp_512x2-16-32, \
                  halfkp_1024x2-8-32 or halfkp_1024x2-8-64)";
-    let [verb, arch, seed, file] = args else {
+    let parsed = match args {
+        [verb, arch, seed, file] if verb == "random" => {
+            Arch::from_name(arch).zip(seed.parse::<u64>().ok()).map(|(arch, seed)| (arch, seed, file))
+        }
+        _ => None,
+    };
+    let Some((arch, seed, file)) = parsed else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
     };
-    let (Some(arch), Ok(seed)) = (Arch::from_name(arch), seed.parse::<u64>()) else {
-        eprintln!("{usage}");
-        return ExitCode::FAILURE;
+    let write = |path: &str| -> std::io::Result<()> {
+        let mut out = BufWriter::new(std::fs::File::create(path)?);
+        AnyHalfKp::random(arch, seed).write_to(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()
     };
-    if verb != "random" {
-        eprintln!("{usage}");
-        return ExitCode::FAILURE;
-    }
-    let net = AnyHalfKp::random(arch, seed);
-    match std::fs::write(file, net.to_bytes()) {
+    match write(file) {
         Ok(()) => {
             eprintln!("wrote {file}: {arch}, seed {seed}");
             ExitCode::SUCCESS

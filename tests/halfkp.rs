@@ -11,9 +11,11 @@
 
 mod common {
     pub mod random_play;
+    pub mod twins;
 }
 
 use common::random_play::random_play;
+use common::twins::ungrid;
 use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
 use shomei::eval::nnue::{self, AnyNetwork};
 use shomei::rng::Rng;
@@ -291,29 +293,13 @@ fn random_placement(rng: &mut Rng, n: usize) -> Option<String> {
     Some(pos.to_sfen())
 }
 
+/// The SFEN board field of `board`.
 fn board_sfen(board: &[Piece; 81]) -> String {
-    let mut rows = Vec::new();
-    for rank in 0..9u8 {
-        let mut row = String::new();
-        let mut empty = 0;
-        for file in (0..9u8).rev() {
-            let p = board[Square::new(file, rank).index()];
-            if p.is_none() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-                empty = 0;
-            }
-            row.push_str(&p.sfen());
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    rows.join("/")
+    let token = |p: Piece| if p.is_none() { String::new() } else { p.sfen() };
+    let ranks: Vec<Vec<String>> = (0..9u8)
+        .map(|rank| (0..9u8).rev().map(|file| token(board[Square::new(file, rank).index()])).collect())
+        .collect();
+    ungrid(&ranks)
 }
 
 fn hand_sfen(hands: &[[u32; 15]; 2]) -> String {

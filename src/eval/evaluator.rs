@@ -6,7 +6,7 @@
 //! per call, on a value that never changes during a search, so the branch is always predicted,
 //! and each arm is the accumulator stack compiled for that architecture's sizes.
 
-use super::nnue::halfkp::{AnyHalfKp, Scaled};
+use super::nnue::halfkp::{AnyHalfKp, HalfKpNet, Scaled};
 use super::nnue::{evaluate_from_scratch, AccumulatorStack, AnyNetwork, Architecture, Network};
 use super::Value;
 use crate::types::Move;
@@ -76,33 +76,26 @@ impl Evaluator {
     /// evaluation from scratch instead.
     pub fn new(network: Option<&AnyNetwork>, pos: &Position, incremental: bool) -> Evaluator {
         let Some(network) = network else { return Evaluator::HandWritten };
-        match network {
-            AnyNetwork::Shomei(net) => Evaluator::Shomei(Incremental::new(Arc::clone(net), pos, incremental)),
-            AnyNetwork::HalfKp { net, fv_scale } => {
-                let fv_scale = *fv_scale;
-                match net {
-                    AnyHalfKp::K256x2_32_32(n) => Evaluator::HalfKp256(Incremental::new(
-                        Scaled { net: n.clone(), fv_scale },
-                        pos,
-                        incremental,
-                    )),
-                    AnyHalfKp::K512x2_16_32(n) => Evaluator::HalfKp512(Incremental::new(
-                        Scaled { net: n.clone(), fv_scale },
-                        pos,
-                        incremental,
-                    )),
-                    AnyHalfKp::K1024x2_8_32(n) => Evaluator::HalfKp1024(Incremental::new(
-                        Scaled { net: n.clone(), fv_scale },
-                        pos,
-                        incremental,
-                    )),
-                    AnyHalfKp::K1024x2_8_64(n) => Evaluator::HalfKp1024x64(Incremental::new(
-                        Scaled { net: n.clone(), fv_scale },
-                        pos,
-                        incremental,
-                    )),
-                }
+        let (net, fv_scale) = match network {
+            AnyNetwork::Shomei(net) => {
+                return Evaluator::Shomei(Incremental::new(Arc::clone(net), pos, incremental))
             }
+            AnyNetwork::HalfKp { net, fv_scale } => (net, *fv_scale),
+        };
+        /// The stack of one HalfKP size.
+        fn sized<const FT: usize, const H1: usize, const H2: usize>(
+            net: &Arc<HalfKpNet<FT, H1, H2>>,
+            fv_scale: i32,
+            pos: &Position,
+            incremental: bool,
+        ) -> Incremental<Scaled<FT, H1, H2>, FT> {
+            Incremental::new(Scaled { net: Arc::clone(net), fv_scale }, pos, incremental)
+        }
+        match net {
+            AnyHalfKp::K256x2_32_32(n) => Evaluator::HalfKp256(sized(n, fv_scale, pos, incremental)),
+            AnyHalfKp::K512x2_16_32(n) => Evaluator::HalfKp512(sized(n, fv_scale, pos, incremental)),
+            AnyHalfKp::K1024x2_8_32(n) => Evaluator::HalfKp1024(sized(n, fv_scale, pos, incremental)),
+            AnyHalfKp::K1024x2_8_64(n) => Evaluator::HalfKp1024x64(sized(n, fv_scale, pos, incremental)),
         }
     }
 

@@ -348,9 +348,7 @@ impl Options {
                     _ => return Err(format!("option {name}: '{value}' is not shogi or dobutsu")),
                 }
             }
-            "DobutsuTable" => {
-                self.dobutsu_table = if value == "<empty>" { String::new() } else { value.to_string() }
-            }
+            "DobutsuTable" => self.dobutsu_table = string_value(value),
             "DobutsuRepetition" => {
                 self.dobutsu_repetition =
                     REPETITION_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {

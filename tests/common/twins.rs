@@ -26,7 +26,8 @@ fn grid(board: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn ungrid(g: &[Vec<String>]) -> String {
+/// The SFEN board field of 9 ranks of 9 tokens, as `grid` reads them.
+pub fn ungrid(g: &[Vec<String>]) -> String {
     let ranks: Vec<String> = g
         .iter()
         .map(|row| {

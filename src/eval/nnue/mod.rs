@@ -86,18 +86,35 @@ impl AnyNetwork {
     pub fn fingerprint(&self) -> u64 {
         match self {
             AnyNetwork::Shomei(net) => fingerprint(net),
-            AnyNetwork::HalfKp { net, .. } => fnv1a(&net.to_bytes()),
+            AnyNetwork::HalfKp { net, .. } => {
+                let mut h = Fnv1a::new();
+                net.write_to(&mut h).expect("hashing cannot fail");
+                h.0
+            }
         }
     }
 }
 
-/// FNV-1a over `bytes`.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+/// The FNV-1a hash of the bytes written to it, without holding them.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
     }
-    h
+}
+
+impl std::io::Write for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A network of seeded random weights, within the ranges `Network::check_ranges` accepts: for
@@ -166,13 +183,13 @@ fn read_network_file(path: &Path) -> Result<Vec<u8>, String> {
 /// A 64-bit FNV-1a hash of the network's weights (not its description): tells networks apart
 /// where a file name would not, as in the settings `shomei gensfen` records.
 pub fn fingerprint(net: &Network) -> u64 {
-    let mut bytes =
-        Vec::with_capacity(2 * (net.ft_bias.len() + net.ft_weights.len() + net.out_weights.len()) + 4);
+    use std::io::Write;
+    let mut h = Fnv1a::new();
     for w in net.ft_bias.iter().chain(&net.ft_weights).chain(&net.out_weights) {
-        bytes.extend_from_slice(&w.to_le_bytes());
+        h.write_all(&w.to_le_bytes()).expect("hashing cannot fail");
     }
-    bytes.extend_from_slice(&net.out_bias.to_le_bytes());
-    fnv1a(&bytes)
+    h.write_all(&net.out_bias.to_le_bytes()).expect("hashing cannot fail");
+    h.0
 }
 
 #[cfg(test)]

@@ -318,11 +318,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The next `n` `i8` values.
-    pub fn i8s(&mut self, n: usize) -> &'a [u8] {
-        self.take(n)
-    }
-
     /// Whether every byte has been read.
     pub fn at_end(&self) -> bool {
         self.at == self.bytes.len()

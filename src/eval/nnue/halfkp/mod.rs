@@ -28,6 +28,7 @@ use crate::Position;
 use features::INPUTS;
 use layers::{clip_accumulator, clipped_relu, output_portable, padded, Affine};
 use std::fmt;
+use std::io::{self, Write};
 use std::sync::Arc;
 
 /// YaneuraOu's default `FV_SCALE`: the output is divided by it.
@@ -141,7 +142,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
         let hidden1 = read_affine::<H1>(&mut r, 2 * FT);
         let hidden2 = read_affine::<H2>(&mut r, padded(H1));
         let out_bias = r.i32();
-        let out_weights = r.i8s(padded(H2)).iter().map(|&b| b as i8).collect();
+        let out_weights = r.take(padded(H2)).iter().map(|&b| b as i8).collect();
         debug_assert!(r.at_end());
         HalfKpNet {
             ft_bias,
@@ -158,23 +159,30 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
     /// nets, so that a random or trained net reads like theirs).
     pub fn to_bytes(&self) -> Vec<u8> {
         let arch = Self::ARCH;
+        let mut out = Vec::with_capacity(12 + arch.string().len() + arch.body_len());
+        self.write_to(&mut out).expect("writing to memory cannot fail");
+        out
+    }
+
+    /// Writes the file's bytes to `out` (a file, memory, or a hash of them).
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        let arch = Self::ARCH;
         let string = arch.string();
         let hashes = arch.hashes();
-        let mut out = Vec::with_capacity(12 + string.len() + arch.body_len());
         for w in [file::VERSION, hashes.header, string.len() as u32] {
-            out.extend_from_slice(&w.to_le_bytes());
+            out.write_all(&w.to_le_bytes())?;
         }
-        out.extend_from_slice(string.as_bytes());
-        out.extend_from_slice(&hashes.transformer.to_le_bytes());
+        out.write_all(string.as_bytes())?;
+        out.write_all(&hashes.transformer.to_le_bytes())?;
         for w in self.ft_bias.iter().chain(self.ft_weights.as_slice()) {
-            out.extend_from_slice(&w.to_le_bytes());
+            out.write_all(&w.to_le_bytes())?;
         }
-        out.extend_from_slice(&hashes.network.to_le_bytes());
-        write_affine(&mut out, &self.hidden1);
-        write_affine(&mut out, &self.hidden2);
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
-        out.extend(self.out_weights.iter().map(|&w| w as u8));
-        out
+        out.write_all(&hashes.network.to_le_bytes())?;
+        write_affine(out, &self.hidden1)?;
+        write_affine(out, &self.hidden2)?;
+        out.write_all(&self.out_bias.to_le_bytes())?;
+        let out_weights: Vec<u8> = self.out_weights.iter().map(|&w| w as u8).collect();
+        out.write_all(&out_weights)
     }
 
     /// A network of seeded random weights, drawn so that every path of the arithmetic is taken
@@ -238,20 +246,12 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
 
     /// `propagate` in plain Rust: the reference the AVX2 path is checked against.
     pub fn propagate_portable(&self, us: &[i16; FT], them: &[i16; FT]) -> i32 {
-        let mut input = vec![0u8; 2 * FT];
-        for (x, &a) in input.iter_mut().zip(us.iter().chain(them)) {
+        let mut input = Input::<FT>([[0; FT]; 2]);
+        for (x, &a) in input.0.as_flattened_mut().iter_mut().zip(us.iter().chain(them)) {
             *x = clip_accumulator(a);
         }
-        let hidden1 = self.hidden1.forward_portable(&input);
-        let mut z1 = [0u8; 32];
-        for (z, &y) in z1.iter_mut().zip(&hidden1) {
-            *z = clipped_relu(y);
-        }
-        let hidden2 = self.hidden2.forward_portable(&z1[..padded(H1)]);
-        let mut z2 = [0u8; 64];
-        for (z, &y) in z2.iter_mut().zip(&hidden2) {
-            *z = clipped_relu(y);
-        }
+        let z1 = activations(&self.hidden1.forward_portable(input.0.as_flattened()));
+        let z2 = activations(&self.hidden2.forward_portable(&z1[..padded(H1)]));
         output_portable(self.out_bias, &self.out_weights, &z2[..padded(H2)])
     }
 
@@ -263,30 +263,18 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
     #[target_feature(enable = "avx2")]
     pub fn propagate_avx2(&self, us: &[i16; FT], them: &[i16; FT]) -> i32 {
         use layers::avx2;
-        /// The clipped accumulators, side by side and aligned.
-        #[repr(C, align(64))]
-        struct Input<const FT: usize>([[u8; FT]; 2]);
         let mut input = Input::<FT>([[0; FT]; 2]);
         avx2::clip_accumulator(us, &mut input.0[0]);
         avx2::clip_accumulator(them, &mut input.0[1]);
-        let hidden1 = avx2::forward(&self.hidden1, input.0.as_flattened());
-        let mut z1 = [0u8; 32];
-        for (z, &y) in z1.iter_mut().zip(&hidden1) {
-            *z = clipped_relu(y);
-        }
-        let hidden2 = avx2::forward(&self.hidden2, &z1[..padded(H1)]);
-        let mut z2 = [0u8; 64];
-        for (z, &y) in z2.iter_mut().zip(&hidden2) {
-            *z = clipped_relu(y);
-        }
+        let z1 = activations(&avx2::forward(&self.hidden1, input.0.as_flattened()));
+        let z2 = activations(&avx2::forward(&self.hidden2, &z1[..padded(H1)]));
         avx2::output(self.out_bias, &self.out_weights, &z2[..padded(H2)])
     }
 
     /// The evaluation of `pos` for the side to move, computed from scratch.
     pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Value {
         let us = pos.side_to_move();
-        let eval = Scaled::<FT, H1, H2>::score;
-        eval(self.propagate(&self.refresh(pos, us), &self.refresh(pos, !us)), fv_scale)
+        score(self.propagate(&self.refresh(pos, us), &self.refresh(pos, !us)), fv_scale)
     }
 
     /// The accumulator of `perspective` computed from scratch.
@@ -296,21 +284,46 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
     }
 }
 
+/// The clipped accumulators of both perspectives, side by side and aligned: the first layer's
+/// input.
+#[repr(C, align(64))]
+struct Input<const FT: usize>([[u8; FT]; 2]);
+
+/// The clipped ReLUs of a hidden layer's sums, zero-padded to the widest next layer's input
+/// (64): the next layer reads the first `padded(N)`.
+#[inline(always)]
+fn activations<const N: usize>(sums: &[i32; N]) -> [u8; 64] {
+    let mut z = [0u8; 64];
+    for (z, &y) in z.iter_mut().zip(sums) {
+        *z = clipped_relu(y);
+    }
+    z
+}
+
+/// The evaluation from the output neuron's value: divided as C++ divides integers (truncating
+/// toward zero), then clamped to `±MAX_EVAL`.
+#[inline(always)]
+pub fn score(output: i32, fv_scale: i32) -> Value {
+    (output / fv_scale).clamp(-MAX_EVAL, MAX_EVAL)
+}
+
 /// The first affine layer of `inputs` and its `OUT` outputs from a file: biases, then the rows.
 fn read_affine<const OUT: usize>(r: &mut file::Reader, inputs: usize) -> Affine<OUT> {
     let bias = std::array::from_fn(|_| r.i32());
-    let rows = r.i8s(OUT * inputs);
+    let rows = r.take(OUT * inputs);
     Affine::from_fn(inputs, bias, |row, c| rows[row * inputs + c] as i8)
 }
 
 /// A layer as the file holds it: biases, then the weights row by row.
-fn write_affine<const OUT: usize>(out: &mut Vec<u8>, layer: &Affine<OUT>) {
+fn write_affine<const OUT: usize>(out: &mut impl Write, layer: &Affine<OUT>) -> io::Result<()> {
     for b in layer.bias {
-        out.extend_from_slice(&b.to_le_bytes());
+        out.write_all(&b.to_le_bytes())?;
     }
     for r in 0..OUT {
-        out.extend((0..layer.inputs()).map(|c| layer.weight(r, c) as u8));
+        let row: Vec<u8> = (0..layer.inputs()).map(|c| layer.weight(r, c) as u8).collect();
+        out.write_all(&row)?;
     }
+    Ok(())
 }
 
 /// A HalfKP network with the `FV_SCALE` it is evaluated with: what the search's accumulator
@@ -321,15 +334,6 @@ pub struct Scaled<const FT: usize, const H1: usize, const H2: usize> {
     pub net: Arc<HalfKpNet<FT, H1, H2>>,
     /// The divisor of the output (YaneuraOu's `FV_SCALE`).
     pub fv_scale: i32,
-}
-
-impl<const FT: usize, const H1: usize, const H2: usize> Scaled<FT, H1, H2> {
-    /// The evaluation from the output neuron's value: divided as C++ divides integers
-    /// (truncating toward zero), then clamped to `±MAX_EVAL`.
-    #[inline(always)]
-    pub fn score(output: i32, fv_scale: i32) -> Value {
-        (output / fv_scale).clamp(-MAX_EVAL, MAX_EVAL)
-    }
 }
 
 impl<const FT: usize, const H1: usize, const H2: usize> Architecture<FT> for Scaled<FT, H1, H2> {
@@ -367,7 +371,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> Architecture<FT> for Sca
 
     #[inline(always)]
     fn output(&self, us: &[i16; FT], them: &[i16; FT]) -> Value {
-        Self::score(self.net.propagate(us, them), self.fv_scale)
+        score(self.net.propagate(us, them), self.fv_scale)
     }
 }
 
@@ -438,6 +442,11 @@ impl AnyHalfKp {
         with_sized!(self, net => net.to_bytes())
     }
 
+    /// Writes the file's bytes to `out`.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        with_sized!(self, net => net.write_to(out))
+    }
+
     /// The evaluation of `pos` for the side to move, computed from scratch.
     pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Value {
         with_sized!(self, net => net.evaluate(pos, fv_scale))
@@ -486,7 +495,6 @@ mod tests {
 
     #[test]
     fn the_score_divides_toward_zero_and_clamps() {
-        let score = Scaled::<256, 32, 32>::score;
         assert_eq!(score(31, 16), 1);
         assert_eq!(score(-31, 16), -1);
         assert_eq!(score(-15, 16), 0);
