@@ -27,7 +27,15 @@ fn tiny_game() -> GameConfig {
 }
 
 fn run_config(out: PathBuf, games: u64, threads: usize) -> RunConfig {
-    RunConfig { out, game: tiny_game(), games: Some(games), positions: None, threads, progress: false }
+    RunConfig {
+        out,
+        game: tiny_game(),
+        first_game: 0,
+        games: Some(games),
+        positions: None,
+        threads,
+        progress: false,
+    }
 }
 
 fn records(path: &PathBuf) -> Vec<PackedSfenValue> {
@@ -162,4 +170,68 @@ fn the_command_line_runs_and_reports_its_rate() {
         std::process::Command::new(exe).args(["gensfen", "--games", "2", "--depth", "x"]).output().unwrap();
     assert!(!bad.status.success());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn runs_of_disjoint_game_ranges_join_into_the_file_of_one_run() {
+    let dir = temp_dir("ranges");
+    let whole = dir.join("whole.bin");
+    gensfen::run(&run_config(whole.clone(), 7, 2)).unwrap();
+    // Three "machines": games 0..2, 2..5 and 5..7 of the same seed.
+    let mut joined = Vec::new();
+    for (first, count) in [(0, 2), (2, 3), (5, 2)] {
+        let part = dir.join(format!("part-{first}.bin"));
+        let config = RunConfig { first_game: first, ..run_config(part.clone(), count, 1) };
+        let summary = gensfen::run(&config).unwrap();
+        assert_eq!(summary.games, count);
+        joined.extend(std::fs::read(&part).unwrap());
+        // A range is a setting of the file: resuming with another first game is refused.
+        let other = RunConfig { first_game: first + 1, ..run_config(part, count + 1, 1) };
+        assert!(gensfen::run(&other).unwrap_err().contains("first_game"), "range {first}");
+    }
+    assert_eq!(joined, std::fs::read(&whole).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_with_a_manifest_join_into_one_runs_file_and_resume() {
+    use shomei::learn::gensfen::shards::{run_shards, shard_files, Manifest};
+    let dir = temp_dir("shards");
+    let whole = dir.join("whole.bin");
+    gensfen::run(&run_config(whole.clone(), 8, 2)).unwrap();
+    // Machine one: games 0..6 in shards of 2; machine two: games 6..8.
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    let s = run_shards(&run_config(PathBuf::new(), 6, 2), &one, 2, "test one").unwrap();
+    assert_eq!((s.written.len(), s.skipped), (3, 0));
+    let second = RunConfig { first_game: 6, ..run_config(PathBuf::new(), 2, 1) };
+    run_shards(&second, &two, 2, "test two").unwrap();
+    let manifest = Manifest::load(&one).unwrap().unwrap();
+    assert_eq!(manifest.shards, s.written);
+    let mut joined = Vec::new();
+    for (i, path) in shard_files(&one).unwrap().into_iter().chain(shard_files(&two).unwrap()).enumerate() {
+        let bytes = std::fs::read(&path).unwrap();
+        if i < 3 {
+            let listed = &manifest.shards[i];
+            assert_eq!(listed.first_game, 2 * i as u64);
+            assert_eq!(listed.positions * RECORD_SIZE as u64, bytes.len() as u64);
+            assert_eq!(listed.sha256, shomei::learn::sha256::hex(&shomei::learn::sha256::digest(&bytes)));
+        }
+        joined.extend(bytes);
+    }
+    assert_eq!(joined, std::fs::read(&whole).unwrap());
+
+    // Run again: every shard is found finished; a damaged one is reported.
+    let again = run_shards(&run_config(PathBuf::new(), 6, 2), &one, 2, "test one").unwrap();
+    assert_eq!((again.written.len(), again.skipped), (0, 3));
+    let damaged = &shard_files(&one).unwrap()[1];
+    let len = std::fs::metadata(damaged).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(damaged).unwrap().set_len(len - 1).unwrap();
+    let e = run_shards(&run_config(PathBuf::new(), 6, 2), &one, 2, "test one").unwrap_err();
+    assert!(e.contains("damaged"), "{e}");
+    // Other settings in the same folder, and ranges off the shard boundaries, are refused.
+    let other =
+        RunConfig { game: GameConfig { seed: 43, ..tiny_game() }, ..run_config(PathBuf::new(), 2, 1) };
+    assert!(run_shards(&other, &one, 2, "x").unwrap_err().contains("other settings"));
+    assert!(run_shards(&run_config(PathBuf::new(), 3, 1), &dir.join("three"), 2, "x").is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }

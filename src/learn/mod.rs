@@ -5,9 +5,12 @@
 //! - `move16`: YaneuraOu's 16-bit move encoding (it differs from `types::Move` in two bits).
 //! - `record`: the 40-byte training record (YaneuraOu's `PackedSfenValue`): packed position,
 //!   search score, best move, game ply and game result.
-//! - `gensfen`: `shomei gensfen`, self-play that writes those records, seeded and resumable.
+//! - `gensfen`: `shomei gensfen`, self-play that writes those records, seeded and resumable,
+//!   in shards with a manifest for data made on many machines.
+//! - `sha256`: the checksum the shard manifest records.
 
 pub mod gensfen;
 pub mod move16;
 pub mod packed;
 pub mod record;
+pub mod sha256;

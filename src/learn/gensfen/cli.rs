@@ -1,5 +1,6 @@
 //! `shomei gensfen ...`: the command line of the generator. It writes only to stderr.
 
+use super::shards::{self, run_shards};
 use super::{run, GameConfig, RunConfig};
 use crate::eval::nnue;
 use std::path::{Path, PathBuf};
@@ -7,25 +8,42 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: shomei gensfen (--games N | --positions N) [--out FILE] [--depth D] [--nodes N]
          [--seed S] [--threads T] [--random-plies MIN-MAX] [--eval-limit CP] [--max-ply P] [--hash MB]
-         [--eval-file NET]
+         [--eval-file NET] [--first-game G] [--shards DIR [--shard-games N]]
 defaults: --out data/gensfen.bin --depth 6 (unless --nodes) --seed 0 --threads (all cores)
           --random-plies 8-16 --eval-limit 3000 --max-ply 320 --hash 16
           and the engine's default evaluation (the built-in network, if any; NET: a network file)
+--first-game G: the file holds games G, G+1, ... of the seed (0 by default); runs of one seed
+          with disjoint game ranges, on many machines, join by `cat` into one run's file
+--shards DIR: write the range as files of --shard-games N games (1000) in DIR, each listed in
+          DIR/MANIFEST.txt with its games, records and SHA-256 (needs --games, a multiple of N)
 Run again with the same settings to resume; FILE.progress records what FILE holds.";
 
 /// Runs `shomei gensfen`; `args` follow the word `gensfen`.
 pub fn main(args: &[String]) -> ExitCode {
-    let result = parse(args).and_then(|config| {
+    let result = parse_all(args).and_then(|(config, shards)| {
         eprintln!(
             "gensfen: writing {} with {} threads, settings: {}",
             config.out.display(),
             config.threads,
             {
-                let params = config.game.params();
+                let params = config.params();
                 params.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
             }
         );
-        run(&config)
+        match shards {
+            None => run(&config).map(drop),
+            Some((dir, shard_games)) => {
+                let command = format!("shomei gensfen {}", args.join(" "));
+                run_shards(&config, &dir, shard_games, &command).map(|s| {
+                    eprintln!(
+                        "gensfen: {} shards written, {} found finished; {} lists them",
+                        s.written.len(),
+                        s.skipped,
+                        dir.join(shards::MANIFEST).display()
+                    )
+                })
+            }
+        }
     });
     match result {
         Ok(_) => ExitCode::SUCCESS,
@@ -36,12 +54,36 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
+/// The run `args` describe, and the shard folder and shard size if it writes shards.
+pub fn parse_all(args: &[String]) -> Result<(RunConfig, Option<(PathBuf, u64)>), String> {
+    let (mut dir, mut shard_games, mut rest) = (None, 1000, Vec::new());
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--shards" => dir = Some(PathBuf::from(it.next().ok_or("--shards needs a folder")?)),
+            "--shard-games" => {
+                shard_games = number(flag, it.next().ok_or("--shard-games needs a value")?)?;
+            }
+            _ => rest.push(flag.clone()),
+        }
+    }
+    if dir.is_none() && args.iter().any(|a| a == "--shard-games") {
+        return Err("--shard-games goes with --shards DIR".into());
+    }
+    let mut config = parse(&rest)?;
+    if let Some(dir) = &dir {
+        config.out = dir.clone();
+    }
+    Ok((config, dir.map(|d| (d, shard_games))))
+}
+
 /// The run `args` describe.
 pub fn parse(args: &[String]) -> Result<RunConfig, String> {
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let mut config = RunConfig {
         out: PathBuf::from("data/gensfen.bin"),
         game: GameConfig { depth: None, ..GameConfig::default() },
+        first_game: 0,
         games: None,
         positions: None,
         threads,
@@ -62,6 +104,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
             "--eval-limit" => config.game.eval_limit = number(flag, value()?)?,
             "--max-ply" => config.game.max_ply = number(flag, value()?)?,
             "--hash" => config.game.hash_mb = number(flag, value()?)?,
+            "--first-game" => config.first_game = number(flag, value()?)?,
             "--eval-file" => config.game.network = Some(nnue::load(Path::new(value()?))?),
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
@@ -106,6 +149,11 @@ mod tests {
         assert_eq!((c.threads, c.game.random_plies, c.out), (2, (4, 6), PathBuf::from("x.bin")));
         assert_eq!(parse(&args("--positions 10")).unwrap().game.depth, Some(6));
         assert_eq!(parse(&args("--games 1 --random-plies 12")).unwrap().game.random_plies, (12, 12));
+        let (c, shards) =
+            parse_all(&args("--games 4000 --first-game 2000 --shards d --shard-games 500")).unwrap();
+        assert_eq!((c.first_game, c.games, shards), (2000, Some(4000), Some((PathBuf::from("d"), 500))));
+        assert_eq!(parse_all(&args("--games 5")).unwrap().1, None);
+        assert!(parse_all(&args("--games 5 --shard-games 5")).is_err());
         for bad in
             ["", "--games", "--games x", "--games 1 --depth 0", "--games 1 --random-plies 9-3", "--bogus"]
         {

@@ -40,6 +40,10 @@ pub struct Game {
     pub ending: Ending,
     /// Moves played, random ones included.
     pub plies: u32,
+    /// Positions searched (kept or not): what the game cost, beside what it gave.
+    pub searched: u32,
+    /// Nodes of all its searches.
+    pub nodes: u64,
 }
 
 /// The random number generator of game `index` under `seed`: a game's random moves depend on
@@ -70,6 +74,7 @@ pub(crate) fn play_game_until(
     let mut pos = Position::startpos();
     // Kept positions and their sides to move; the results are known at the end.
     let mut kept: Vec<(PackedSfenValue, Color)> = Vec::new();
+    let (mut searched, mut nodes) = (0u32, 0u64);
     let (winner, ending) = loop {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -83,7 +88,10 @@ pub(crate) fn play_game_until(
             pos.do_move(rng.pick(moves.as_slice()));
             continue;
         }
-        let (best, score) = match search(searcher, &pos, config) {
+        let (answer, search_nodes) = search(searcher, &pos, config);
+        searched += 1;
+        nodes += search_nodes;
+        let (best, score) = match answer {
             Searched::Move(m, v) => (m, v),
             Searched::Unscored(m) => {
                 pos.do_move(m);
@@ -109,7 +117,8 @@ pub(crate) fn play_game_until(
     };
     let records =
         kept.into_iter().map(|(rec, side)| PackedSfenValue { game_result: result_for(side), ..rec });
-    Some(Game { records: records.collect(), winner, ending, plies: pos.moves_played() as u32 })
+    let plies = pos.moves_played() as u32;
+    Some(Game { records: records.collect(), winner, ending, plies, searched, nodes })
 }
 
 /// Whether the game is over before the side to move plays: the winner (`None`: a draw) and why.
@@ -144,8 +153,8 @@ enum Searched {
 
 /// Searches `pos` within the configured limits. The move and score are those of the last
 /// completed iteration's principal variation, so that they belong together even when a node
-/// limit cuts an iteration short.
-fn search(searcher: &mut Searcher, pos: &Position, config: &GameConfig) -> Searched {
+/// limit cuts an iteration short. Also returns the nodes searched.
+fn search(searcher: &mut Searcher, pos: &Position, config: &GameConfig) -> (Searched, u64) {
     let limits = Limits { depth: config.depth, nodes: config.nodes, ..Limits::default() };
     let options = SearchOptions {
         max_moves_to_draw: config.max_ply,
@@ -156,6 +165,7 @@ fn search(searcher: &mut Searcher, pos: &Position, config: &GameConfig) -> Searc
     searcher.start(pos.clone(), limits, options, Instant::now(), tx);
     let mut last_pv = None;
     let mut answer = BestMove::Resign;
+    let mut nodes = 0;
     for event in rx.iter() {
         match event {
             SearchEvent::Pv(info)
@@ -163,20 +173,22 @@ fn search(searcher: &mut Searcher, pos: &Position, config: &GameConfig) -> Searc
             {
                 last_pv = Some((info.pv[0], value_of(info.score)))
             }
-            SearchEvent::Done { best, .. } => {
+            SearchEvent::Done { best, nodes: n, .. } => {
                 answer = best;
+                nodes = n;
                 break;
             }
             _ => {}
         }
     }
     searcher.wait();
-    match (answer, last_pv) {
+    let searched = match (answer, last_pv) {
         (BestMove::Win, _) => Searched::Declaration,
         (_, Some((m, v))) => Searched::Move(m, v),
         (BestMove::Move(m), None) => Searched::Unscored(m),
         (BestMove::Resign, None) => Searched::Resign,
-    }
+    };
+    (searched, nodes)
 }
 
 /// The search value a reported score stands for.

@@ -19,6 +19,7 @@
 pub mod cli;
 mod game;
 pub mod progress;
+pub mod shards;
 
 pub use game::{game_rng, play_game, Ending, Game};
 
@@ -127,6 +128,10 @@ pub struct RunConfig {
     pub out: PathBuf,
     /// What the games are.
     pub game: GameConfig,
+    /// The number of the file's first game: the file holds games `first_game..first_game + N`.
+    /// Runs of one seed with disjoint ranges, on as many machines, make files that `cat` joins
+    /// into the file one run of the whole range writes.
+    pub first_game: u64,
     /// Stop once the file holds this many games.
     pub games: Option<u64>,
     /// Stop once the file holds at least this many positions (after the game that reaches it).
@@ -135,6 +140,18 @@ pub struct RunConfig {
     pub threads: usize,
     /// Print progress to stderr.
     pub progress: bool,
+}
+
+impl RunConfig {
+    /// The settings its progress file records: the game settings, and the first game's number
+    /// where it is not 0 (files that start at game 0 record what they did before ranges).
+    pub fn params(&self) -> Vec<(String, String)> {
+        let mut params = self.game.params();
+        if self.first_game != 0 {
+            params.push(("first_game".into(), self.first_game.to_string()));
+        }
+        params
+    }
 }
 
 /// What a run did.
@@ -150,6 +167,10 @@ pub struct RunSummary {
     pub positions_run: u64,
     /// Games of this run won by Black, won by White, drawn.
     pub outcomes: [u64; 3],
+    /// Positions this run searched, kept or not.
+    pub searched_run: u64,
+    /// Nodes this run searched.
+    pub nodes_run: u64,
     /// Seconds this run took.
     pub seconds: f64,
 }
@@ -162,15 +183,21 @@ impl RunSummary {
 
     fn line(&self) -> String {
         let [b, w, d] = self.outcomes;
+        let kept_share = self.positions_run as f64 / self.searched_run.max(1) as f64;
+        let nodes_per_position = self.nodes_run as f64 / self.searched_run.max(1) as f64;
         format!(
             "gensfen: {} games, {} positions in the file; this run {} games (Black {b}, White {w}, \
-             draws {d}), {} positions in {:.1} s, {:.0} positions/hour",
+             draws {d}), {} positions in {:.1} s, {:.0} positions/hour; {} searched ({:.1}% kept), \
+             {:.0} nodes per search",
             self.games,
             self.positions,
             self.games_run,
             self.positions_run,
             self.seconds,
-            self.positions_per_hour()
+            self.positions_per_hour(),
+            self.searched_run,
+            100.0 * kept_share,
+            nodes_per_position,
         )
     }
 }
@@ -203,6 +230,7 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     let next_game = AtomicU64::new(progress.games);
     let stop = AtomicBool::new(false);
     let game_limit = config.games.unwrap_or(u64::MAX);
+    let first_game = config.first_game;
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Game)>();
     let result = std::thread::scope(|scope| {
         for t in 0..config.threads.max(1) {
@@ -214,7 +242,9 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
                     if i >= game_limit {
                         break;
                     }
-                    let Some(g) = game::play_game_until(&mut searcher, game, i, stop) else { break };
+                    let Some(g) = game::play_game_until(&mut searcher, game, first_game + i, stop) else {
+                        break;
+                    };
                     if tx.send((i, g)).is_err() {
                         break;
                     }
@@ -242,6 +272,8 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
                     progress.save(&progress_path)?;
                     summary.games_run += 1;
                     summary.positions_run += g.records.len() as u64;
+                    summary.searched_run += g.searched as u64;
+                    summary.nodes_run += g.nodes;
                     summary.outcomes[match g.winner {
                         Some(crate::types::Color::Black) => 0,
                         Some(crate::types::Color::White) => 1,
@@ -281,7 +313,7 @@ fn open_output(config: &RunConfig) -> Result<(File, Progress), String> {
     let out = &config.out;
     let shown = out.display();
     let progress_path = progress::path_for(out);
-    let params = config.game.params();
+    let params = config.params();
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }

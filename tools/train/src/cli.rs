@@ -1,9 +1,11 @@
 //! The command line: `shomei-train texel ...` and `shomei-train nnue ...`.
 
 use crate::adam::TrainOptions;
+use crate::halfkp::train as halfkp;
 use crate::nnue::data::Augment;
 use crate::nnue::train::{self as nnue, NnueConfig};
 use crate::texel::{self, KChoice, TexelConfig};
+use shomei::eval::nnue::halfkp::Arch;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +54,12 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
   --resume NET.ckpt       go on from a checkpoint up to --epochs (same data and options)
   --init NET.nnue         start from that network's weights instead of fresh ones
   --no-progress           no progress bar (it is drawn when stderr is a terminal)
+  --arch A                shomei (default): the engine's own net; or one of YaneuraOu's HalfKP
+                          sizes, halfkp_256x2-32-32, halfkp_512x2-16-32, halfkp_1024x2-8-32,
+                          halfkp_1024x2-8-64: a float net with factorised inputs, written as
+                          the nn.bin YaneuraOu loads (--out NET.bin; no .ckpt: go on with
+                          --init NET.bin, which also fine-tunes any published net of that size;
+                          --augment-teacher takes either format)
 The network written is the epoch with the lowest validation loss (the last without validation
 positions); the checkpoint is the last epoch's, and keeps the best one's weights too.";
 
@@ -60,7 +68,10 @@ pub fn main(args: &[String]) -> ExitCode {
     let usage = format!("{TEXEL_USAGE}\n\n{NNUE_USAGE}");
     let outcome = match args.first().map(String::as_str) {
         Some("texel") => parse_texel(&args[1..]).map(|c| texel::run(&c, &mut std::io::stderr()).map(drop)),
-        Some("nnue") => parse_nnue(&args[1..]).map(|c| nnue::run(&c, &mut std::io::stderr()).map(drop)),
+        Some("nnue") => parse_nnue(&args[1..]).map(|c| match c.arch {
+            Some(arch) => halfkp::run(&c, arch, &mut std::io::stderr()).map(drop),
+            None => nnue::run(&c, &mut std::io::stderr()).map(drop),
+        }),
         Some("-h" | "--help") => {
             println!("{usage}");
             return ExitCode::SUCCESS;
@@ -194,6 +205,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
     let (mut weight_decay, mut augment, mut init, mut augment_teacher) = (0.0, Augment::NONE, None, None);
+    let mut arch = None;
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
@@ -206,6 +218,16 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
             "--augment-limit" => augment.limit = Some(number(flag, &value()?)?),
             "--augment-weight" => augment.weight = number(flag, &value()?)?,
             "--no-progress" => progress = false,
+            "--arch" => {
+                let name = value()?;
+                arch = match name.as_str() {
+                    "shomei" => None,
+                    _ => Some(Arch::from_name(&name).ok_or_else(|| {
+                        let known: Vec<String> = Arch::ALL.iter().map(|a| a.name()).collect();
+                        format!("--arch: '{name}' is not shomei or one of {}", known.join(", "))
+                    })?),
+                }
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -235,6 +257,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         augment_teacher,
         init,
         progress,
+        arch,
         command: command.join(" "),
     })
 }

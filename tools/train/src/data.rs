@@ -135,7 +135,7 @@ pub struct ReadCounts {
     pub games: u64,
 }
 
-/// Reads the records of `files` in blocks of at most `BLOCK` (bounding the memory of records
+/// Reads the records of `files` (a folder standing for its shards) in blocks of at most `BLOCK` (bounding the memory of records
 /// read but not yet processed), telling games apart (a game starts where the ply does not
 /// increase, and with each file) and drawing for each game whether it is held out
 /// (`is_validation_game` with `validation_share` and `seed`); `f(block, held_out)` gets each
@@ -147,7 +147,7 @@ pub fn read_blocks(
     mut f: impl FnMut(&[PackedSfenValue], &[bool]),
 ) -> Result<ReadCounts, String> {
     let mut counts = ReadCounts::default();
-    for path in files {
+    for path in &expand_folders(files)? {
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let mut last_ply = None;
@@ -178,6 +178,24 @@ pub fn read_blocks(
         counts.per_file.push(records);
     }
     Ok(counts)
+}
+
+/// `files` with each folder replaced by the shards in it (`g*.bin`, in game order: what
+/// `shomei gensfen --shards` writes).
+pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for path in files {
+        if path.is_dir() {
+            let shards = shomei::learn::gensfen::shards::shard_files(path)?;
+            if shards.is_empty() {
+                return Err(format!("{} holds no shards (g*.bin)", path.display()));
+            }
+            out.extend(shards);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
 }
 
 /// A record's game result for its side to move as a training label: 1 won, 0.5 drawn, 0 lost;
@@ -241,6 +259,21 @@ fn add_block(split: &mut Split, block: &[PackedSfenValue], held_out: &[bool], th
 mod tests {
     use super::*;
     use shomei::Position;
+
+    #[test]
+    fn a_folder_stands_for_its_shards_in_game_order() {
+        let dir = std::env::temp_dir().join(format!("shomei-train-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(expand_folders(std::slice::from_ref(&dir)).unwrap_err().contains("no shards"));
+        for name in ["g000002000.bin", "g000000000.bin", "MANIFEST.txt", "g000001000.bin.progress"] {
+            std::fs::write(dir.join(name), b"").unwrap();
+        }
+        let other = PathBuf::from("x.bin");
+        let files = expand_folders(&[other.clone(), dir.clone()]).unwrap();
+        assert_eq!(files, vec![other, dir.join("g000000000.bin"), dir.join("g000002000.bin")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_validation_share_is_drawn_per_game() {

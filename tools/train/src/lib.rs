@@ -20,6 +20,7 @@
 pub mod adam;
 pub mod cli;
 pub mod data;
+pub mod halfkp;
 pub mod model;
 pub mod nnue;
 pub mod output;

@@ -17,9 +17,11 @@
 pub mod features;
 pub mod file;
 pub mod layers;
+pub mod plain;
 
 pub use features::KingView;
 pub use file::{Arch, FileError};
+pub use plain::PlainWeights;
 
 use super::architecture::{ActiveFeatures, Architecture};
 use crate::eval::Value;

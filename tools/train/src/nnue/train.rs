@@ -47,6 +47,8 @@ pub struct NnueConfig {
     pub init: Option<PathBuf>,
     /// Whether to draw a progress bar during each epoch.
     pub progress: bool,
+    /// A HalfKP architecture to train (`halfkp`) instead of shomei's own net.
+    pub arch: Option<shomei::eval::nnue::halfkp::Arch>,
     /// The command line, recorded in the network's description.
     pub command: String,
 }
@@ -418,8 +420,13 @@ fn describe(
     quantised: f64,
 ) -> String {
     let (epoch, epochs, why) = exported;
-    let files: Vec<String> =
-        config.data.iter().zip(per_file).map(|(p, n)| format!("{} ({n} records)", p.display())).collect();
+    // A folder of shards stands for several files: then only the total is shown.
+    let files: Vec<String> = if per_file.len() == config.data.len() {
+        config.data.iter().zip(per_file).map(|(p, n)| format!("{} ({n} records)", p.display())).collect()
+    } else {
+        let all: Vec<String> = config.data.iter().map(|p| p.display().to_string()).collect();
+        vec![format!("{} ({} records)", all.join(", "), per_file.iter().sum::<u64>())]
+    };
     let augmented = if derived > 0 {
         format!("; {derived} positions derived by the hand evaluation")
     } else {

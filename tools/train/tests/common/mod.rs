@@ -15,8 +15,15 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub fn tiny_data(dir: &Path) -> PathBuf {
     let out = dir.join("tiny.bin");
     let game = GameConfig { seed: 3, depth: Some(1), hash_mb: 4, ..GameConfig::default() };
-    let config =
-        RunConfig { out: out.clone(), game, games: Some(4), positions: None, threads: 1, progress: false };
+    let config = RunConfig {
+        out: out.clone(),
+        game,
+        first_game: 0,
+        games: Some(4),
+        positions: None,
+        threads: 1,
+        progress: false,
+    };
     let summary = gensfen::run(&config).unwrap();
     assert!(summary.positions > 50, "{summary:?}");
     out

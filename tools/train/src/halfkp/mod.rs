@@ -1,0 +1,10 @@
+//! `shomei-train nnue --arch halfkp_...`: fits YaneuraOu's HalfKP networks (the `nn.bin` the
+//! field's engines load) to gensfen data, and writes them in that format.
+//!
+//! - `model`: the float network with factorised inputs, its loss and gradient, clipping;
+//! - `export`: quantising into the file's integers (factors merged) and reading them back;
+//! - `train`: the run.
+
+pub mod export;
+pub mod model;
+pub mod train;
