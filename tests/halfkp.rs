@@ -420,3 +420,45 @@ fn record_yaneuraou_evaluations() {
         eprintln!("{}: {} positions recorded", arch.name(), positions.len());
     }
 }
+
+/// A trained net's evaluations against YaneuraOu's on positions of real games: `SHOMEI_NET`
+/// names an `nn.bin`, `SHOMEI_DATA` a gensfen file whose records, evenly spaced,
+/// give `SHOMEI_POSITIONS` positions (default 1,000); `YANEURAOU_NNUE` the engine (default
+/// `yaneuraou-nnue`). Every evaluation at every `FV_SCALE` of the fixtures must be equal.
+#[test]
+#[ignore = "needs YaneuraOu's NNUE build, a trained net and data (SHOMEI_NET, SHOMEI_DATA)"]
+fn a_trained_net_evaluates_as_yaneuraou_does() {
+    let net_path = PathBuf::from(std::env::var("SHOMEI_NET").expect("SHOMEI_NET: an nn.bin"));
+    let data = std::fs::read(std::env::var("SHOMEI_DATA").expect("SHOMEI_DATA: a gensfen file")).unwrap();
+    let wanted: usize = std::env::var("SHOMEI_POSITIONS").map_or(1000, |n| n.parse().unwrap());
+    let engine = std::env::var("YANEURAOU_NNUE").unwrap_or_else(|_| "yaneuraou-nnue".into());
+    let records = shomei::learn::record::read_records(&mut data.as_slice()).unwrap();
+    let step = (records.len() / wanted).max(1);
+    let positions: Vec<String> =
+        records.iter().step_by(step).take(wanted).map(|r| r.position().unwrap().to_sfen()).collect();
+    let Ok(AnyNetwork::HalfKp { net, .. }) = nnue::load(&net_path) else { panic!("not a HalfKP net") };
+    let dir = std::env::temp_dir().join(format!("shomei-trained-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&net_path, dir.join("nn.bin")).unwrap();
+    let theirs = yaneuraou_evaluations(&engine, &dir, &positions);
+    std::fs::remove_dir_all(&dir).ok();
+    let mut differ = 0;
+    for (sfen, expected) in positions.iter().zip(&theirs) {
+        let pos = Position::from_sfen(sfen).unwrap();
+        for (fv, want) in FV_SCALES.iter().zip(expected) {
+            if net.evaluate(&pos, *fv) != *want {
+                differ += 1;
+                eprintln!("FV_SCALE {fv}: shomei {}, YaneuraOu {want}: {sfen}", net.evaluate(&pos, *fv));
+            }
+        }
+    }
+    let spread = theirs.iter().map(|e| e[0]).fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    eprintln!(
+        "{} positions, {} evaluations each: {differ} differ; YaneuraOu's at FV_SCALE 16 span {} to {}",
+        positions.len(),
+        FV_SCALES.len(),
+        spread.0,
+        spread.1
+    );
+    assert_eq!(differ, 0);
+}

@@ -13,7 +13,8 @@
 //! - `cli`: the command line.
 //!
 //! `shomei-train nnue` fits the engine's neural network (`shomei::eval::nnue`) to the same data:
-//! see the `nnue` module.
+//! see the `nnue` module; with `--arch halfkp_...` it fits YaneuraOu's HalfKP nets and writes
+//! their `nn.bin` instead: see the `halfkp` module.
 
 #![warn(missing_docs)]
 

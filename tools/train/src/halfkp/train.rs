@@ -137,7 +137,8 @@ pub struct HalfKpSummary {
     pub history: Vec<EpochLoss>,
     /// The epoch written.
     pub exported_epoch: usize,
-    /// The loss (validation, else training) of the network written, as the file computes it.
+    /// The loss (validation, else training) of the network written, its weights read back
+    /// from the file (the float model on the integers' grid).
     pub quantised_loss: f64,
 }
 
@@ -265,8 +266,8 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
     let written = HalfKpModel::from_plain(&read_back(&config.out)?.to_plain());
     let quantised_loss = written.loss(measured, k, threads);
     say!(
-        "nnue: wrote {} (epoch {exported}); its {} loss as the file computes it {quantised_loss:.6}; \
-         the start position evaluates {}",
+        "nnue: wrote {} (epoch {exported}); its {} loss, weights read back from the file, \
+         {quantised_loss:.6}; the start position evaluates {}",
         config.out.display(),
         if has_validation { "validation" } else { "training" },
         read_back(&config.out)?.evaluate(&Position::startpos(), 16)
