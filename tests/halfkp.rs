@@ -10,10 +10,12 @@
 //! in each file's header); CI has no YaneuraOu and only reads them.
 
 mod common {
+    pub mod halfkp_fixture;
     pub mod random_play;
     pub mod twins;
 }
 
+use common::halfkp_fixture::{read_fixture, FV_SCALES};
 use common::random_play::random_play;
 use common::twins::ungrid;
 use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
@@ -26,38 +28,16 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The `FV_SCALE`s each position is recorded at: the default, the one some published nets
-/// need, and 1 (outputs beyond the evaluation limit get clamped).
-const FV_SCALES: [i32; 3] = [16, 24, 1];
 /// The seed of every fixture's network.
 const NET_SEED: u64 = 20_261_127;
 
+/// The folder of the fixtures.
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/halfkp")
+}
+
 fn fixture_path(arch: Arch) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/halfkp").join(format!("{}.tsv", arch.name()))
-}
-
-/// A fixture: the network's seed, and per position its SFEN and one evaluation per `FV_SCALE`.
-struct Fixture {
-    seed: u64,
-    rows: Vec<(String, [i32; 3])>,
-}
-
-fn read_fixture(arch: Arch) -> Fixture {
-    let path = fixture_path(arch);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut seed = None;
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
-        if let Some(s) = line.strip_prefix("seed ") {
-            seed = Some(s.parse().expect("a seed"));
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        assert_eq!(fields.len(), 4, "{line}");
-        let evals = std::array::from_fn(|i| fields[i].parse().unwrap_or_else(|_| panic!("{line}")));
-        rows.push((fields[3].to_string(), evals));
-    }
-    Fixture { seed: seed.expect("a seed line"), rows }
+    common::halfkp_fixture::fixture_path(&fixture_dir(), arch)
 }
 
 /// The fixture's network, written to a file and read back through `nnue::load`.
@@ -78,7 +58,7 @@ fn network_through_its_file(arch: Arch, seed: u64) -> AnyHalfKp {
 
 /// Compares every evaluation of `arch`'s fixture; returns how many positions it holds.
 fn check_fixture(arch: Arch) -> usize {
-    let fixture = read_fixture(arch);
+    let fixture = read_fixture(&fixture_dir(), arch);
     let net = network_through_its_file(arch, fixture.seed);
     let mut wrong = Vec::new();
     for (sfen, expected) in &fixture.rows {
@@ -129,7 +109,7 @@ fn halfkp_1024x2_8_64_evaluates_as_yaneuraou_does() {
 /// and sometimes clamped.
 #[test]
 fn the_fixture_positions_cover_hands_promotions_handicaps_and_every_king_rank() {
-    let fixture = read_fixture(Arch::K256x2_32_32);
+    let fixture = read_fixture(&fixture_dir(), Arch::K256x2_32_32);
     let (mut hands, mut promoted, mut missing, mut white_to_move) = (0, 0, 0, 0);
     let mut king_ranks = [BTreeSet::new(), BTreeSet::new()];
     for (sfen, _) in &fixture.rows {

@@ -52,6 +52,33 @@ pub fn map_chunks<T: Send>(
     parts.into_iter().map(|(_, r)| r).collect()
 }
 
+/// Zeroes feature rows of `width` floats and fills them on `threads` threads, row `r` owned by
+/// thread `r % threads`: `fill(part, owned)` gets its part number and its rows, row `r` being
+/// `owned[r / threads]`. Each row is written by one thread only, in the order `fill` visits the
+/// positions, so the sums do not depend on the thread count.
+pub fn fill_rows_by_owner(
+    rows: &mut [f32],
+    width: usize,
+    threads: usize,
+    fill: impl Fn(usize, &mut [&mut [f32]]) + Sync,
+) {
+    rows.fill(0.0);
+    let threads = threads.max(1);
+    let mut parts: Vec<Vec<&mut [f32]>> = (0..threads).map(|_| Vec::new()).collect();
+    for (r, row) in rows.chunks_mut(width).enumerate() {
+        parts[r % threads].push(row);
+    }
+    if threads == 1 {
+        return fill(0, &mut parts[0]);
+    }
+    let fill = &fill;
+    std::thread::scope(|scope| {
+        for (part, rows) in parts.iter_mut().enumerate() {
+            scope.spawn(move || fill(part, rows));
+        }
+    });
+}
+
 /// The evaluation's terms, and the sigmoid's scale.
 #[derive(Clone, Debug)]
 pub struct Model {

@@ -21,7 +21,7 @@
 //! thread (`row % threads`) which adds the accumulator gradients in batch order. No sum depends
 //! on the thread count, so neither does the result.
 
-use crate::model::{map_chunks, sigmoid};
+use crate::model::{fill_rows_by_owner, map_chunks, sigmoid};
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::{Arch, KingView};
 use shomei::rng::Rng;
@@ -401,13 +401,8 @@ impl HalfKpModel {
             rest.iter_mut().zip(dense).for_each(|(a, b)| *a += b);
         }
         // Pass 2: the feature rows, each owned by one thread.
-        rows.fill(0.0);
         let threads = threads.max(1);
-        let mut parts: Vec<Vec<&mut [f32]>> = (0..threads).map(|_| Vec::new()).collect();
-        for (r, row) in rows.chunks_mut(ft).enumerate() {
-            parts[r % threads].push(row);
-        }
-        let fill = |part: usize, rows: &mut [&mut [f32]]| {
+        fill_rows_by_owner(rows, ft, threads, |part, rows| {
             for (_, _, d_accs, features) in &chunks {
                 for (x, d_acc) in features.iter().zip(d_accs.chunks_exact(2 * ft)) {
                     let (d_us, d_them) = d_acc.split_at(ft);
@@ -425,17 +420,7 @@ impl HalfKpModel {
                     }
                 }
             }
-        };
-        if threads == 1 {
-            fill(0, &mut parts[0]);
-        } else {
-            std::thread::scope(|scope| {
-                for (part, rows) in parts.iter_mut().enumerate() {
-                    let fill = &fill;
-                    scope.spawn(move || fill(part, rows));
-                }
-            });
-        }
+        });
         loss
     }
 }

@@ -263,14 +263,15 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
             history.last().map_or(0, |e| e.epoch)
         }
     };
-    let written = HalfKpModel::from_plain(&read_back(&config.out)?.to_plain());
+    let net = read_back(&config.out)?;
+    let written = HalfKpModel::from_plain(&net.to_plain());
     let quantised_loss = written.loss(measured, k, threads);
     say!(
         "nnue: wrote {} (epoch {exported}); its {} loss, weights read back from the file, \
          {quantised_loss:.6}; the start position evaluates {}",
         config.out.display(),
         if has_validation { "validation" } else { "training" },
-        read_back(&config.out)?.evaluate(&Position::startpos(), 16)
+        net.evaluate(&Position::startpos(), 16)
     );
     Ok(HalfKpSummary {
         train_positions: train.len(),

@@ -23,7 +23,7 @@
 //! the result, to the bit.
 
 use super::data::{Positions, Sample};
-use crate::model::{map_chunks, sigmoid};
+use crate::model::{fill_rows_by_owner, map_chunks, sigmoid};
 use shomei::eval::nnue::features::{INPUTS, MAX_ACTIVE, PER_BUCKET};
 use shomei::eval::nnue::network::{L1, OUTPUT_SCALE};
 use shomei::rng::Rng;
@@ -368,14 +368,9 @@ impl Model {
         let (rows, rest) = grad.split_at_mut(s.bias_offset());
         rest.iter_mut().zip(&dense).for_each(|(g, &d)| *g = d as f32);
         // Pass 2: the feature rows.
-        rows.fill(0.0);
         let d_acc = |j: usize| &chunks[j / CHUNK].2[(j % CHUNK) * 2 * h..][..2 * h];
         let threads = threads.max(1);
-        let mut parts: Vec<Vec<&mut [f32]>> = (0..threads).map(|_| Vec::new()).collect();
-        for (r, row) in rows.chunks_mut(h).enumerate() {
-            parts[r % threads].push(row);
-        }
-        let fill = |part: usize, rows: &mut [&mut [f32]]| {
+        fill_rows_by_owner(rows, h, threads, |part, rows| {
             for (j, &i) in batch.iter().enumerate() {
                 let sample = set.data.get(i as usize);
                 let (d_us, d_them) = d_acc(j).split_at(h);
@@ -390,17 +385,7 @@ impl Model {
                     }
                 }
             }
-        };
-        if threads == 1 {
-            fill(0, &mut parts[0]);
-        } else {
-            std::thread::scope(|scope| {
-                for (part, rows) in parts.iter_mut().enumerate() {
-                    let fill = &fill;
-                    scope.spawn(move || fill(part, rows));
-                }
-            });
-        }
+        });
         loss
     }
 }
