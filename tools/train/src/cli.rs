@@ -60,6 +60,9 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
                           the nn.bin YaneuraOu loads (--out NET.bin; no .ckpt: go on with
                           --init NET.bin, which also fine-tunes any published net of that size;
                           --augment-teacher takes either format)
+  --stream N              HalfKP: read the training positions from disk every epoch, N at a
+                          time in memory, shuffled (blocks of files in random order), instead
+                          of holding them all; derived positions are made afresh per batch of N
 The network written is the epoch with the lowest validation loss (the last without validation
 positions); the checkpoint is the last epoch's, and keeps the best one's weights too.";
 
@@ -205,7 +208,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
     let (mut weight_decay, mut augment, mut init, mut augment_teacher) = (0.0, Augment::NONE, None, None);
-    let mut arch = None;
+    let (mut arch, mut stream) = (None, None);
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
@@ -218,6 +221,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
             "--augment-limit" => augment.limit = Some(number(flag, &value()?)?),
             "--augment-weight" => augment.weight = number(flag, &value()?)?,
             "--no-progress" => progress = false,
+            "--stream" => stream = Some(number(flag, &value()?)?),
             "--arch" => {
                 let name = value()?;
                 arch = match name.as_str() {
@@ -241,6 +245,11 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     if !(augment.weight >= 0.0 && augment.weight.is_finite()) {
         return Err("--augment-weight must be 0 or more".into());
     }
+    match stream {
+        Some(_) if arch.is_none() => return Err("--stream is for HalfKP nets (--arch halfkp_...)".into()),
+        Some(0) => return Err("--stream needs a positive number of positions".into()),
+        _ => {}
+    }
     let command =
         std::iter::once("shomei-train nnue").chain(args.iter().map(String::as_str)).collect::<Vec<_>>();
     let Common { data, out, lambda, validation_share, train } = common;
@@ -258,6 +267,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         init,
         progress,
         arch,
+        stream,
         command: command.join(" "),
     })
 }

@@ -7,8 +7,8 @@ use shomei::eval::trace::{self, KingDanger, Trace};
 use shomei::learn::record::{self, PackedSfenValue};
 use shomei::rng::splitmix64;
 use std::fs::File;
-use std::io::BufReader;
-use std::path::PathBuf;
+use std::io::{BufReader, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
 /// Traced positions with their labels, stored flat: the terms of position `i` are
 /// `terms[start[i]..start[i + 1]]`.
@@ -135,11 +135,33 @@ pub struct ReadCounts {
     pub games: u64,
 }
 
+/// Where the telling apart of games stands before a record: the games begun so far and the
+/// ply of the record before in the same file (a game starts where the ply does not increase,
+/// and with each file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCursor {
+    /// Games begun before this record.
+    pub games: u64,
+    /// The ply of the record before, if it is in the same file.
+    pub last_ply: Option<u16>,
+}
+
+impl GameCursor {
+    /// Moves past `r`, returning the number of its game (counted from 1).
+    pub fn step(&mut self, r: &PackedSfenValue) -> u64 {
+        // A game's plies increase: where they do not, the next game has begun.
+        if self.last_ply.is_none_or(|p| r.game_ply <= p) {
+            self.games += 1;
+        }
+        self.last_ply = Some(r.game_ply);
+        self.games
+    }
+}
+
 /// Reads the records of `files` (a folder standing for its shards) in blocks of at most `BLOCK` (bounding the memory of records
-/// read but not yet processed), telling games apart (a game starts where the ply does not
-/// increase, and with each file) and drawing for each game whether it is held out
-/// (`is_validation_game` with `validation_share` and `seed`); `f(block, held_out)` gets each
-/// block with, for each record, whether its game is held out.
+/// read but not yet processed), telling games apart (`GameCursor`) and drawing for each game
+/// whether it is held out (`is_validation_game` with `validation_share` and `seed`);
+/// `f(block, held_out)` gets each block with, for each record, whether its game is held out.
 pub fn read_blocks(
     files: &[PathBuf],
     validation_share: f64,
@@ -147,37 +169,61 @@ pub fn read_blocks(
     mut f: impl FnMut(&[PackedSfenValue], &[bool]),
 ) -> Result<ReadCounts, String> {
     let mut counts = ReadCounts::default();
+    let mut cursor = GameCursor::default();
     for path in &expand_folders(files)? {
-        let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut last_ply = None;
-        let mut records = 0;
-        loop {
-            let mut block = Vec::with_capacity(BLOCK);
-            while block.len() < BLOCK {
-                match record::read_record(&mut reader).map_err(|e| format!("{}: {e}", path.display()))? {
-                    Some(r) => block.push(r),
-                    None => break,
-                }
-            }
-            if block.is_empty() {
-                break;
-            }
-            let mut held_out = Vec::with_capacity(block.len());
-            for r in &block {
-                // A game's plies increase: where they do not, the next game has begun.
-                if last_ply.is_none_or(|p| r.game_ply <= p) {
-                    counts.games += 1;
-                }
-                last_ply = Some(r.game_ply);
-                held_out.push(is_validation_game(seed, counts.games, validation_share));
-            }
-            records += block.len() as u64;
-            f(&block, &held_out);
-        }
+        cursor.last_ply = None;
+        let records = read_file_blocks(path, 0, u64::MAX, BLOCK, &mut cursor, |block, _, games| {
+            let held_out: Vec<bool> =
+                games.iter().map(|&g| is_validation_game(seed, g, validation_share)).collect();
+            f(block, &held_out)
+        })?;
         counts.per_file.push(records);
     }
+    counts.games = cursor.games;
     Ok(counts)
+}
+
+/// Reads at most `count` records of the file at `path` from record `first`, in blocks of at most
+/// `block_len`; `cursor` is where the telling apart of games stands before record `first`, and
+/// is moved past the records read. `f(block, cursor_before_block, game_of_each_record)` gets
+/// each block. Returns the number of records read.
+pub fn read_file_blocks(
+    path: &Path,
+    first: u64,
+    count: u64,
+    block_len: usize,
+    cursor: &mut GameCursor,
+    mut f: impl FnMut(&[PackedSfenValue], GameCursor, &[u64]),
+) -> Result<u64, String> {
+    let mut file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    if first > 0 {
+        file.seek(SeekFrom::Start(first * record::RECORD_SIZE as u64))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut records = 0;
+    while records < count {
+        let want = (count - records).min(block_len.max(1) as u64) as usize;
+        let mut block = Vec::with_capacity(want);
+        while block.len() < want {
+            match record::read_record(&mut reader).map_err(|e| format!("{}: {e}", path.display()))? {
+                Some(r) => block.push(r),
+                None => break,
+            }
+        }
+        if block.is_empty() {
+            break;
+        }
+        let before = *cursor;
+        let games: Vec<u64> = block.iter().map(|r| cursor.step(r)).collect();
+        records += block.len() as u64;
+        let short = block.len() < want;
+        f(&block, before, &games);
+        if short {
+            break;
+        }
+    }
+    Ok(records)
 }
 
 /// `files` with each folder replaced by the shards in it (`g*.bin`, in game order: what

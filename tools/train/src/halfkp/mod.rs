@@ -3,8 +3,10 @@
 //!
 //! - `model`: the float network with factorised inputs, its loss and gradient, clipping;
 //! - `export`: quantising into the file's integers (factors merged) and reading them back;
-//! - `train`: the run.
+//! - `train`: the run;
+//! - `stream`: training positions read from disk epoch by epoch (`--stream`).
 
 pub mod export;
 pub mod model;
+pub mod stream;
 pub mod train;

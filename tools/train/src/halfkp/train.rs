@@ -5,6 +5,7 @@
 //! the epoch with the lowest validation loss as soon as it is found, and the loss curve.
 
 use super::model::{Features, HalfKpModel, Samples};
+use super::stream::{Scanned, Stream, BLOCK_RECORDS};
 use crate::adam::AdamF32;
 use crate::data::{read_blocks, result_label, LoadStats};
 use crate::model::{map_chunks, sigmoid, target};
@@ -64,31 +65,48 @@ pub fn load(config: &NnueConfig) -> Result<Loaded, String> {
     let (mut train, mut validation) = (RecordSet::default(), RecordSet::default());
     let mut stats = LoadStats::default();
     let counts = read_blocks(&config.data, config.validation_share, config.train.seed, |block, held_out| {
-        let checked = map_chunks(block.len(), 4096, threads, |range| {
-            block[range].iter().map(|r| r.position().is_ok() && result_label(r).is_some()).collect::<Vec<_>>()
+        keep_usable(block, held_out, k, lambda, threads, &mut stats, |r, t, v| {
+            let set = if v { &mut validation } else { &mut train };
+            set.records.push(*r);
+            set.targets.push(t);
         });
-        for ((r, ok), &v) in block.iter().zip(checked.into_iter().flatten()).zip(held_out) {
-            if !ok {
-                stats.bad += 1;
-            } else if i32::from(r.score).abs() >= EVAL_LIMIT {
-                stats.clamped += 1;
-            } else {
-                let set = if v { &mut validation } else { &mut train };
-                set.records.push(*r);
-                set.targets.push(target(r.score as f32, result_label(r).expect("checked"), k, lambda) as f32);
-            }
-        }
     })?;
     stats.records = counts.per_file.iter().sum();
     stats.games = counts.games;
     Ok(Loaded { train, validation, stats, per_file: counts.per_file })
 }
 
-/// Appends to `train` the positions derived from its first `sources` records (`--augment`),
-/// labelled `sigmoid(teacher / k)` where `teacher` is the network given, or the hand-written
-/// evaluation; in the order of (source, copy), so the result does not depend on the threads.
-/// Returns how many were added.
-pub fn augment(train: &mut RecordSet, config: &NnueConfig, teacher: Option<&AnyNetwork>) -> usize {
+/// Calls `keep(record, target, held_out)` for each record of `block` that unpacks, carries a
+/// result and a score below `EVAL_LIMIT`, in order; counts the others in `stats`.
+pub fn keep_usable(
+    block: &[PackedSfenValue],
+    held_out: &[bool],
+    k: f64,
+    lambda: f64,
+    threads: usize,
+    stats: &mut LoadStats,
+    mut keep: impl FnMut(&PackedSfenValue, f32, bool),
+) {
+    let checked = map_chunks(block.len(), 4096, threads, |range| {
+        block[range].iter().map(|r| r.position().is_ok() && result_label(r).is_some()).collect::<Vec<_>>()
+    });
+    for ((r, ok), &v) in block.iter().zip(checked.into_iter().flatten()).zip(held_out) {
+        if !ok {
+            stats.bad += 1;
+        } else if i32::from(r.score).abs() >= EVAL_LIMIT {
+            stats.clamped += 1;
+        } else {
+            let t = target(r.score as f32, result_label(r).expect("checked"), k, lambda) as f32;
+            keep(r, t, v);
+        }
+    }
+}
+
+/// Appends to `train` the positions derived from its records (`--augment`), the random moves
+/// drawn from `seed`, labelled `sigmoid(teacher / k)` where `teacher` is the network given, or
+/// the hand-written evaluation; in the order of (source, copy), so the result does not depend
+/// on the threads. Returns how many were added.
+pub fn augment(train: &mut RecordSet, config: &NnueConfig, teacher: Option<&AnyNetwork>, seed: u64) -> usize {
     let a = &config.augment;
     let sources = train.records.len();
     let limit = a.planned(sources);
@@ -97,7 +115,7 @@ pub fn augment(train: &mut RecordSet, config: &NnueConfig, teacher: Option<&AnyN
         for i in range {
             let Ok(source) = train.records[i].position() else { continue };
             for c in 0..a.copies {
-                let seed = derive_seed(config.train.seed, i as u64, c as u64);
+                let seed = derive_seed(seed, i as u64, c as u64);
                 let Some(pos) = derive(&source, seed, a.max_plies) else { continue };
                 let score = match teacher {
                     Some(net) => net.evaluate(&pos),
@@ -155,28 +173,76 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
     let options = &config.train;
     let (k, threads) = (config.k, options.threads);
     let begun = Instant::now();
-    let Loaded { mut train, validation, stats, .. } = load(config)?;
-    let seconds = begun.elapsed().as_secs_f64();
-    say!("nnue: {}", stats.describe(train.len(), validation.len(), "with mate scores", seconds));
-    if train.records.is_empty() {
-        return Err("no training positions".into());
-    }
-    if config.augment.copies > 0 {
-        let teacher = config.augment_teacher.as_deref().map(nnue::load).transpose()?;
-        let begun = Instant::now();
-        let added = augment(&mut train, config, teacher.as_ref());
-        say!(
-            "nnue: augment: {added} positions derived ({} per record, 1 to {} random moves), labelled by {} in {:.1} s",
-            config.augment.copies,
-            config.augment.max_plies,
-            config.augment_teacher.as_deref().map_or("the hand-written evaluation".into(), |p| p
-                .display()
-                .to_string()),
-            begun.elapsed().as_secs_f64()
-        );
-    }
+    let teacher = match (config.augment.copies, &config.augment_teacher) {
+        (0, _) | (_, None) => None,
+        (_, Some(path)) => Some(nnue::load(path)?),
+    };
+    let labeller = config
+        .augment_teacher
+        .as_deref()
+        .map_or("the hand-written evaluation".into(), |p| p.display().to_string());
+    let (source, validation) = match config.stream {
+        None => {
+            let Loaded { mut train, validation, stats, .. } = load(config)?;
+            let seconds = begun.elapsed().as_secs_f64();
+            say!("nnue: {}", stats.describe(train.len(), validation.len(), "with mate scores", seconds));
+            if train.records.is_empty() {
+                return Err("no training positions".into());
+            }
+            if config.augment.copies > 0 {
+                let begun = Instant::now();
+                let added = augment(&mut train, config, teacher.as_ref(), options.seed);
+                say!(
+                    "nnue: augment: {added} positions derived ({} per record, 1 to {} random moves), labelled by \
+                     {labeller} in {:.1} s",
+                    config.augment.copies,
+                    config.augment.max_plies,
+                    begun.elapsed().as_secs_f64()
+                );
+            }
+            (Source::Memory(train), validation)
+        }
+        Some(buffer) => {
+            let Scanned { stream, validation, stats } = Stream::scan(config, buffer, BLOCK_RECORDS)?;
+            let seconds = begun.elapsed().as_secs_f64();
+            say!(
+                "nnue: {}",
+                stats.describe(stream.train_positions, validation.len(), "with mate scores", seconds)
+            );
+            if stream.train_positions == 0 {
+                return Err("no training positions".into());
+            }
+            say!(
+                "nnue: streaming the training positions from disk each epoch, {buffer} at a time{}",
+                if config.augment.copies > 0 {
+                    format!(
+                        ", each batch of them with {} derived per record labelled by {labeller}",
+                        config.augment.copies
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            (Source::Disk(stream), validation)
+        }
+    };
+    let sample = match &source {
+        Source::Memory(_) => None,
+        Source::Disk(stream) => {
+            let mut first = stream.sample()?;
+            if config.augment.copies > 0 {
+                augment(&mut first, config, teacher.as_ref(), options.seed);
+            }
+            Some(first)
+        }
+    };
+    let train_measured: &dyn Samples = match (&source, &sample) {
+        (Source::Memory(train), _) => train,
+        (Source::Disk(_), Some(first)) => first,
+        (Source::Disk(_), None) => unreachable!("a stream has its sample"),
+    };
     let has_validation = !validation.records.is_empty();
-    let measured: &dyn Samples = if has_validation { &validation } else { &train };
+    let measured: &dyn Samples = if has_validation { &validation } else { train_measured };
     let mut model = match &config.init {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -205,7 +271,7 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
     let first = EpochLoss {
         epoch: 0,
         lr: 0.0,
-        train: model.loss(&train, k, threads),
+        train: model.loss(train_measured, k, threads),
         validation: if has_validation { model.loss(&validation, k, threads) } else { 0.0 },
         seconds: 0.0,
         speed: 0.0,
@@ -227,23 +293,32 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
     for epoch in 1..=options.epochs {
         let begun = Instant::now();
         let lr = options.lr_of_epoch(epoch);
-        let mut order: Vec<u32> = (0..train.len() as u32).collect();
-        Rng::new(epoch_seed(options.seed, epoch)).shuffle(&mut order);
-        let mut loss = 0.0;
-        for batch in order.chunks(options.batch_size.max(1)) {
-            loss += model.gradient(&train, batch, k, threads, &mut grad);
-            adam.step(&mut model.params, &grad, lr, threads);
-            model.decay(lr * config.weight_decay);
-            model.clip();
-        }
+        let mut step = Step { model: &mut model, adam: &mut adam, grad: &mut grad, config, lr };
+        let (loss, fitted) = match &source {
+            Source::Memory(train) => (step.fit(train, epoch_seed(options.seed, epoch)), train.len()),
+            Source::Disk(stream) => {
+                let (mut loss, mut fitted, mut batch) = (0.0, 0, 0u64);
+                stream.for_each_buffer(epoch_seed(options.seed, epoch), |mut set| {
+                    batch += 1;
+                    let seed = splitmix64(epoch_seed(options.seed, epoch) ^ batch).1;
+                    if config.augment.copies > 0 {
+                        augment(&mut set, config, teacher.as_ref(), seed);
+                    }
+                    loss += step.fit(&set, seed ^ 1);
+                    fitted += set.len();
+                    Ok(())
+                })?;
+                (loss, fitted)
+            }
+        };
         let trained = begun.elapsed().as_secs_f64();
         let e = EpochLoss {
             epoch,
             lr,
-            train: loss / train.len().max(1) as f64,
+            train: loss / fitted.max(1) as f64,
             validation: if has_validation { model.loss(&validation, k, threads) } else { 0.0 },
             seconds: begun.elapsed().as_secs_f64(),
-            speed: train.len() as f64 / trained.max(1e-9),
+            speed: fitted as f64 / trained.max(1e-9),
         };
         say!("{}", line(&e));
         history.push(e);
@@ -274,12 +349,49 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
         net.evaluate(&Position::startpos(), 16)
     );
     Ok(HalfKpSummary {
-        train_positions: train.len(),
+        train_positions: match &source {
+            Source::Memory(train) => train.len(),
+            Source::Disk(stream) => stream.train_positions,
+        },
         validation_positions: validation.len(),
         history,
         exported_epoch: exported,
         quantised_loss,
     })
+}
+
+/// Where an epoch's training positions come from.
+enum Source {
+    /// All in memory, derived ones included.
+    Memory(RecordSet),
+    /// Read from disk every epoch; derived ones made for each buffer.
+    Disk(Stream),
+}
+
+/// One epoch's optimiser steps.
+struct Step<'a> {
+    model: &'a mut HalfKpModel,
+    adam: &'a mut AdamF32,
+    grad: &'a mut Vec<f32>,
+    config: &'a NnueConfig,
+    lr: f64,
+}
+
+impl Step<'_> {
+    /// Fits `set` in mini-batches shuffled by `seed`; returns the summed loss of the batches.
+    fn fit(&mut self, set: &RecordSet, seed: u64) -> f64 {
+        let options = &self.config.train;
+        let mut order: Vec<u32> = (0..set.len() as u32).collect();
+        Rng::new(seed).shuffle(&mut order);
+        let mut loss = 0.0;
+        for batch in order.chunks(options.batch_size.max(1)) {
+            loss += self.model.gradient(set, batch, self.config.k, options.threads, self.grad);
+            self.adam.step(&mut self.model.params, self.grad, self.lr, options.threads);
+            self.model.decay(self.lr * self.config.weight_decay);
+            self.model.clip();
+        }
+        loss
+    }
 }
 
 /// Writes the quantised network of `model` to `path`.

@@ -49,6 +49,9 @@ pub struct NnueConfig {
     pub progress: bool,
     /// A HalfKP architecture to train (`halfkp`) instead of shomei's own net.
     pub arch: Option<shomei::eval::nnue::halfkp::Arch>,
+    /// HalfKP: read the training positions from disk each epoch, this many in memory at once
+    /// (`--stream N`), instead of holding them all.
+    pub stream: Option<usize>,
     /// The command line, recorded in the network's description.
     pub command: String,
 }

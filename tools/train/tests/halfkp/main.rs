@@ -7,7 +7,9 @@
 //!   from the weights;
 //! - `gradient`: the gradient is the loss's slope, whatever the thread count;
 //! - `training`: a run on real self-play lowers the loss, writes a net both loaders read, the
-//!   same bytes for any thread count, and `--init` starts from it.
+//!   same bytes for any thread count, and `--init` starts from it;
+//! - `stream`: `--stream` reads each training position once an epoch, holds out the same games
+//!   as a full load, and trains.
 
 mod common;
 mod export;
@@ -15,4 +17,5 @@ mod gradient;
 mod quantised;
 #[path = "../common/mod.rs"]
 mod shared;
+mod stream;
 mod training;

@@ -1,0 +1,184 @@
+//! Training positions read from disk epoch by epoch (`--stream N`), for data larger than memory.
+//!
+//! A first pass reads every file once: it keeps the held-out games in memory (the validation
+//! set is a tenth of the data by default), counts the training positions, and notes where each
+//! block of records starts (file, record, and where the telling apart of games stands there), so
+//! a block can later be read alone with the same games, and so the same split, as a full read
+//! gives. Each epoch then reads the blocks in an order drawn from the epoch's seed and hands
+//! the training positions on in buffers of about `N`, which the run shuffles and fits: memory
+//! holds one buffer and one block, whatever the size of the data.
+
+use super::train::{keep_usable, RecordSet};
+use crate::data::{expand_folders, is_validation_game, read_file_blocks, GameCursor, LoadStats};
+use crate::nnue::train::NnueConfig;
+use shomei::rng::Rng;
+use std::path::PathBuf;
+
+/// Records per block read at once, at most (fewer when the buffer is smaller).
+pub const BLOCK_RECORDS: usize = 1 << 16;
+
+/// A run of records of one file, read as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Block {
+    file: usize,
+    first: u64,
+    len: u64,
+    /// Where the telling apart of games stands before the block's first record.
+    cursor: GameCursor,
+}
+
+/// The training positions of a set of files, read from disk a block at a time.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    files: Vec<PathBuf>,
+    blocks: Vec<Block>,
+    buffer: usize,
+    validation_share: f64,
+    seed: u64,
+    k: f64,
+    lambda: f64,
+    threads: usize,
+    /// Training positions an epoch hands on.
+    pub train_positions: usize,
+}
+
+/// What the first pass found: the stream, the held-out positions and the counts.
+pub struct Scanned {
+    /// The training positions, to be read epoch by epoch.
+    pub stream: Stream,
+    /// The held-out games' positions, in memory.
+    pub validation: RecordSet,
+    /// What reading found.
+    pub stats: LoadStats,
+}
+
+impl Stream {
+    /// Reads `config.data` once, with buffers of `buffer` positions and blocks of at most
+    /// `block_records` records (`BLOCK_RECORDS` outside tests).
+    pub fn scan(config: &NnueConfig, buffer: usize, block_records: usize) -> Result<Scanned, String> {
+        let (share, seed) = (config.validation_share, config.train.seed);
+        let block_records = block_records.min(buffer).max(1);
+        let files = expand_folders(&config.data)?;
+        let mut stream = Stream {
+            files: files.clone(),
+            blocks: Vec::new(),
+            buffer,
+            validation_share: share,
+            seed,
+            k: config.k,
+            lambda: config.lambda,
+            threads: config.train.threads,
+            train_positions: 0,
+        };
+        let mut validation = RecordSet::default();
+        let mut stats = LoadStats::default();
+        let mut cursor = GameCursor::default();
+        for (file, path) in files.iter().enumerate() {
+            cursor.last_ply = None;
+            let mut first = 0;
+            let mut train_positions = 0;
+            read_file_blocks(path, 0, u64::MAX, block_records, &mut cursor, |block, before, games| {
+                stream.blocks.push(Block { file, first, len: block.len() as u64, cursor: before });
+                first += block.len() as u64;
+                let held_out: Vec<bool> = games.iter().map(|&g| is_validation_game(seed, g, share)).collect();
+                keep_usable(
+                    block,
+                    &held_out,
+                    stream.k,
+                    stream.lambda,
+                    stream.threads,
+                    &mut stats,
+                    |r, t, v| {
+                        if v {
+                            validation.records.push(*r);
+                            validation.targets.push(t);
+                        } else {
+                            train_positions += 1;
+                        }
+                    },
+                );
+            })?;
+            stats.records += first;
+            stream.train_positions += train_positions;
+        }
+        stats.games = cursor.games;
+        Ok(Scanned { stream, validation, stats })
+    }
+
+    /// Reads the training positions in the order drawn from `order_seed`, handing them to
+    /// `fit` in buffers of `buffer` positions or a little more (the last one fewer); stops at
+    /// the first error `fit` returns.
+    pub fn for_each_buffer(
+        &self,
+        order_seed: u64,
+        mut fit: impl FnMut(RecordSet) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut order: Vec<usize> = (0..self.blocks.len()).collect();
+        Rng::new(order_seed).shuffle(&mut order);
+        self.read_in(&order, false, &mut fit)
+    }
+
+    /// The first buffer of training positions in file order (for the loss before training).
+    pub fn sample(&self) -> Result<RecordSet, String> {
+        let order: Vec<usize> = (0..self.blocks.len()).collect();
+        let mut first = RecordSet::default();
+        self.read_in(&order, true, &mut |set| {
+            first = set;
+            Ok(())
+        })?;
+        Ok(first)
+    }
+
+    /// Reads the blocks `order` names, in that order, handing buffers to `fit`; only the first
+    /// buffer if `just_one`.
+    fn read_in(
+        &self,
+        order: &[usize],
+        just_one: bool,
+        fit: &mut impl FnMut(RecordSet) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let (share, seed) = (self.validation_share, self.seed);
+        let mut buffer = RecordSet::default();
+        let mut ignored = LoadStats::default();
+        for &b in order {
+            let block = self.blocks[b];
+            let mut cursor = block.cursor;
+            let path = &self.files[block.file];
+            read_file_blocks(
+                path,
+                block.first,
+                block.len,
+                block.len as usize,
+                &mut cursor,
+                |records, _, games| {
+                    let held_out: Vec<bool> =
+                        games.iter().map(|&g| is_validation_game(seed, g, share)).collect();
+                    keep_usable(
+                        records,
+                        &held_out,
+                        self.k,
+                        self.lambda,
+                        self.threads,
+                        &mut ignored,
+                        |r, t, v| {
+                            if !v {
+                                buffer.records.push(*r);
+                                buffer.targets.push(t);
+                            }
+                        },
+                    );
+                },
+            )?;
+            if buffer.records.len() >= self.buffer {
+                fit(std::mem::take(&mut buffer))?;
+                if just_one {
+                    return Ok(());
+                }
+            }
+        }
+        if !buffer.records.is_empty() {
+            fit(buffer)?;
+        }
+        Ok(())
+    }
+}
