@@ -223,6 +223,10 @@ fn shards_with_a_manifest_join_into_one_runs_file_and_resume() {
     // Run again: every shard is found finished; a damaged one is reported.
     let again = run_shards(&run_config(PathBuf::new(), 6, 2), &one, 2, "test one").unwrap();
     assert_eq!((again.written.len(), again.skipped), (0, 3));
+    // Another range in the same folder: its command joins the first one's.
+    let more = RunConfig { first_game: 6, ..run_config(PathBuf::new(), 2, 1) };
+    assert_eq!(run_shards(&more, &one, 2, "test more").unwrap().written.len(), 1);
+    assert_eq!(Manifest::load(&one).unwrap().unwrap().commands, ["test one", "test more"]);
     let damaged = &shard_files(&one).unwrap()[1];
     let len = std::fs::metadata(damaged).unwrap().len();
     std::fs::OpenOptions::new().write(true).open(damaged).unwrap().set_len(len - 1).unwrap();

@@ -1,8 +1,8 @@
 //! Data in shards: `shomei gensfen --shards DIR --shard-games G` writes the games of its range
 //! as files of `G` games each, `DIR/g<first game>.bin` (nine digits, so that names sort in game
 //! order), and records each finished shard in `DIR/MANIFEST.txt` with its game range, record
-//! count and SHA-256, under the command and the settings that made them (seed, search limits,
-//! network fingerprint). A shard is an ordinary gensfen file with its own `.progress`, so a
+//! count and SHA-256, under the settings that made them (seed, search limits, network
+//! fingerprint) and the command of each run that wrote there. A shard is an ordinary gensfen file with its own `.progress`, so a
 //! stopped run resumes inside the shard it was writing; shards already in the manifest are
 //! skipped.
 //!
@@ -88,6 +88,8 @@ pub fn shard_name(first: u64) -> String {
 pub struct Manifest {
     /// The game settings (`GameConfig::params`) and `shard_games`.
     pub params: Vec<(String, String)>,
+    /// The command of each run that wrote to the folder, first to last.
+    pub commands: Vec<String>,
     /// Finished shards, in the order they were finished.
     pub shards: Vec<Shard>,
 }
@@ -102,12 +104,12 @@ impl Manifest {
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
         let bad = |why: String| format!("{} is not a shard manifest: {why}", path.display());
-        let (mut params, mut shards, mut version) = (Vec::new(), Vec::new(), None);
+        let (mut params, mut shards, mut commands, mut version) = (Vec::new(), Vec::new(), Vec::new(), None);
         for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').ok_or_else(|| bad(format!("line '{line}'")))?;
             match key {
                 "version" => version = Some(value.to_string()),
-                "command" => {}
+                "command" => commands.push(value.to_string()),
                 "shard" => shards.push(Shard::parse(line).ok_or_else(|| bad(format!("line '{line}'")))?),
                 _ => params.push((key.to_string(), value.to_string())),
             }
@@ -115,7 +117,7 @@ impl Manifest {
         if version.as_deref() != Some(VERSION) {
             return Err(bad(format!("version {version:?}, expected {VERSION}")));
         }
-        Ok(Some(Manifest { params, shards }))
+        Ok(Some(Manifest { params, commands, shards }))
     }
 
     /// A new manifest's text up to its first shard.
@@ -175,12 +177,16 @@ pub fn run_shards(
                     manifest_path.display()
                 ));
             }
+            if !m.commands.iter().any(|c| c == command) {
+                // Another range or machine's command: the recipe keeps every one.
+                append_line(&manifest_path, &format!("command {command}"))?;
+            }
             m
         }
         None => {
             fs::write(&manifest_path, Manifest::header(&params, command))
                 .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
-            Manifest { params, shards: Vec::new() }
+            Manifest { params, commands: vec![command.to_string()], shards: Vec::new() }
         }
     };
     let mut summary = ShardSummary::default();
@@ -208,16 +214,20 @@ pub fn run_shards(
             positions: run_summary.positions,
             sha256,
         };
-        let mut file = fs::OpenOptions::new()
-            .append(true)
-            .open(&manifest_path)
-            .map_err(|e| format!("cannot open {}: {e}", manifest_path.display()))?;
-        writeln!(file, "{}", done.line())
-            .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
+        append_line(&manifest_path, &done.line())?;
         summary.written.push(done);
         summary.runs.push(run_summary);
     }
     Ok(summary)
+}
+
+/// Appends `line` to the manifest at `path`.
+fn append_line(path: &Path, line: &str) -> Result<(), String> {
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    writeln!(file, "{line}").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// An error if the shard file at `path` is not the size its manifest line says.
