@@ -63,6 +63,9 @@ Trains the engine's network (src/eval/nnue) on shomei gensfen data.
   --stream N              HalfKP: read the training positions from disk every epoch, N at a
                           time in memory, shuffled (blocks of files in random order), instead
                           of holding them all; derived positions are made afresh per batch of N
+  --grid-epochs N         HalfKP: the last N epochs compute on the weights rounded as the file
+                          holds them, the gradient moving the float weights (straight-through),
+                          and every loss is measured on them (default 0)
 The network written is the epoch with the lowest validation loss (the last without validation
 positions); the checkpoint is the last epoch's, and keeps the best one's weights too.";
 
@@ -208,7 +211,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
     let mut common = defaults(0.75, 30, 1e-3, 0.92, 16_384);
     let (mut k, mut resume, mut progress) = (600.0, None, std::io::stderr().is_terminal());
     let (mut weight_decay, mut augment, mut init, mut augment_teacher) = (0.0, Augment::NONE, None, None);
-    let (mut arch, mut stream) = (None, None);
+    let (mut arch, mut stream, mut grid_epochs) = (None, None, 0);
     parse(args, NNUE_USAGE, &mut common, |flag, value| {
         match flag {
             "--k" => k = positive_k(flag, &value()?)?,
@@ -222,6 +225,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
             "--augment-weight" => augment.weight = number(flag, &value()?)?,
             "--no-progress" => progress = false,
             "--stream" => stream = Some(number(flag, &value()?)?),
+            "--grid-epochs" => grid_epochs = number(flag, &value()?)?,
             "--arch" => {
                 let name = value()?;
                 arch = match name.as_str() {
@@ -250,6 +254,9 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         Some(0) => return Err("--stream needs a positive number of positions".into()),
         _ => {}
     }
+    if grid_epochs > 0 && arch.is_none() {
+        return Err("--grid-epochs is for HalfKP nets (--arch halfkp_...)".into());
+    }
     let command =
         std::iter::once("shomei-train nnue").chain(args.iter().map(String::as_str)).collect::<Vec<_>>();
     let Common { data, out, lambda, validation_share, train } = common;
@@ -268,6 +275,7 @@ pub fn parse_nnue(args: &[String]) -> Result<NnueConfig, String> {
         progress,
         arch,
         stream,
+        grid_epochs,
         command: command.join(" "),
     })
 }

@@ -31,7 +31,36 @@ fn to_i32(x: f32) -> i32 {
     (x as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
 }
 
+/// `x` (a merged feature row's weight or an accumulator bias) as the file holds it, in floats.
+#[inline]
+pub fn ft_on_grid(x: f32) -> f32 {
+    to_i16(x * FT_SCALE) as f32 / FT_SCALE
+}
+
 impl HalfKpModel {
+    /// The parameters from `Layout::ft_bias` on as the file holds them, in floats: what
+    /// `snapped` gives there, without going through the feature rows.
+    pub fn dense_on_grid(&self) -> Vec<f32> {
+        let l = self.layout();
+        let p = &self.params;
+        let mut out = Vec::with_capacity(l.len() - l.ft_bias());
+        out.extend(p[l.ft_bias()..l.w1()].iter().map(|&w| ft_on_grid(w)));
+        let hidden = |out: &mut Vec<f32>, w: std::ops::Range<usize>, b: std::ops::Range<usize>| {
+            out.extend(p[w].iter().map(|&w| to_i8(w * HIDDEN_SCALE) as f32 / HIDDEN_SCALE));
+            let unit = FT_SCALE * HIDDEN_SCALE;
+            out.extend(p[b].iter().map(|&b| to_i32(b * unit) as f32 / unit));
+        };
+        hidden(&mut out, l.w1()..l.b1(), l.b1()..l.w2());
+        hidden(&mut out, l.w2()..l.b2(), l.b2()..l.w3());
+        out.extend(
+            p[l.w3()..l.b3()]
+                .iter()
+                .map(|&w| to_i8(w * (OUTPUT_UNITS / FT_SCALE)) as f32 * FT_SCALE / OUTPUT_UNITS),
+        );
+        out.push(to_i32(p[l.b3()] * OUTPUT_UNITS) as f32 / OUTPUT_UNITS);
+        out
+    }
+
     /// The file's integers: factors merged, every weight rounded to its unit.
     pub fn quantise(&self) -> PlainWeights {
         let l = self.layout();

@@ -21,11 +21,13 @@
 //! thread (`row % threads`) which adds the accumulator gradients in batch order. No sum depends
 //! on the thread count, so neither does the result.
 
+use super::export::ft_on_grid;
 use crate::model::{fill_rows_by_owner, map_chunks, sigmoid};
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::{Arch, KingView};
 use shomei::rng::Rng;
 use shomei::Position;
+use std::borrow::Cow;
 
 /// Positions per chunk of work.
 pub const CHUNK: usize = 256;
@@ -109,6 +111,11 @@ pub struct HalfKpModel {
     pub arch: Arch,
     /// All parameters, laid out as `Layout` says.
     pub params: Vec<f32>,
+    /// Whether evaluations, the loss and the gradient use the weights rounded to the file's
+    /// integers (factors merged), as the written net will: training on the grid, each step's
+    /// gradient, found at the rounded weights, moves the float ones (the straight-through
+    /// estimate), so the net learns to live with its rounding.
+    pub on_grid: bool,
 }
 
 /// The features of both perspectives of a position, the side to move's first.
@@ -189,7 +196,7 @@ impl HalfKpModel {
 
     /// All zeros.
     pub fn zeroed(arch: Arch) -> HalfKpModel {
-        HalfKpModel { arch, params: vec![0.0; Layout::of(arch).len()] }
+        HalfKpModel { arch, params: vec![0.0; Layout::of(arch).len()], on_grid: false }
     }
 
     /// Seeded first weights: small feature rows (factors at zero) and accumulator biases of
@@ -229,38 +236,59 @@ impl HalfKpModel {
         &self.params[r * ft..(r + 1) * ft]
     }
 
-    /// One perspective's accumulator: biases plus the rows (and factor rows) of `features`.
-    fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
-        let l = self.layout();
-        acc.copy_from_slice(&self.params[l.ft_bias()..l.w1()]);
+    /// One perspective's accumulator: `biases` plus the rows (and factor rows) of `features`;
+    /// on the grid, each merged row rounded as the file holds it.
+    fn accumulate(&self, features: &[u32], biases: &[f32], acc: &mut [f32]) {
+        acc.copy_from_slice(biases);
         for &f in features {
             let f = f as usize;
-            for r in [f, INPUTS + f % PIECE_FEATURES] {
-                for (a, w) in acc.iter_mut().zip(self.row(r)) {
-                    *a += w;
+            let (row, factor) = (self.row(f), self.row(INPUTS + f % PIECE_FEATURES));
+            if self.on_grid {
+                for ((a, w), v) in acc.iter_mut().zip(row).zip(factor) {
+                    *a += ft_on_grid(w + v);
+                }
+            } else {
+                for r in [row, factor] {
+                    for (a, w) in acc.iter_mut().zip(r) {
+                        *a += w;
+                    }
                 }
             }
         }
     }
 
-    /// Both perspectives' accumulators (the side to move's first), before clipping.
-    pub fn accumulators(&self, x: &Features) -> Vec<f32> {
-        self.forward(x).acc
+    /// The parameters above the feature rows (accumulator biases, dense layers), from
+    /// `Layout::ft_bias` on: the model's own, or on the grid rounded as the file holds them.
+    pub fn dense(&self) -> Cow<'_, [f32]> {
+        if self.on_grid {
+            Cow::Owned(self.dense_on_grid())
+        } else {
+            Cow::Borrowed(&self.params[self.layout().ft_bias()..])
+        }
     }
 
-    fn forward(&self, x: &Features) -> Forward {
+    /// Both perspectives' accumulators (the side to move's first), before clipping.
+    pub fn accumulators(&self, x: &Features) -> Vec<f32> {
+        self.forward(x, &self.dense()).acc
+    }
+
+    /// The forward pass with `dense` as the parameters from `Layout::ft_bias` on (`dense()`).
+    fn forward(&self, x: &Features, dense: &[f32]) -> Forward {
         let l = self.layout();
+        let base = l.ft_bias();
         let mut acc = vec![0.0; 2 * l.ft];
         let (us, them) = acc.split_at_mut(l.ft);
-        self.accumulate(&x.us, us);
-        self.accumulate(&x.them, them);
+        let biases = &dense[..l.ft];
+        self.accumulate(&x.us, biases, us);
+        self.accumulate(&x.them, biases, them);
         let input: Vec<f32> = acc.iter().map(|&a| clamp01(a)).collect();
         let layer = |w: usize, b: usize, inputs: &[f32], outputs: usize| -> Vec<f32> {
             let n = inputs.len();
+            let (w, b) = (w - base, b - base);
             (0..outputs)
                 .map(|r| {
-                    let row = &self.params[w + r * n..w + (r + 1) * n];
-                    self.params[b + r] + dot(row, inputs)
+                    let row = &dense[w + r * n..w + (r + 1) * n];
+                    dense[b + r] + dot(row, inputs)
                 })
                 .collect()
         };
@@ -274,7 +302,7 @@ impl HalfKpModel {
 
     /// The evaluation of a position with these features, in centipawns for the side to move.
     pub fn evaluate(&self, x: &Features) -> f32 {
-        self.forward(x).out * OUT_SCALE
+        self.forward(x, &self.dense()).out * OUT_SCALE
     }
 
     /// The evaluation of `pos`.
@@ -306,10 +334,11 @@ impl HalfKpModel {
     pub fn loss(&self, set: &dyn Samples, k: f64, threads: usize) -> f64 {
         let n = set.len();
         let scale = OUT_SCALE as f64 / k;
+        let dense = self.dense();
         let sums = map_chunks(n, CHUNK, threads, |range| {
             range
                 .map(|i| {
-                    let out = self.forward(&set.features(i)).out as f64;
+                    let out = self.forward(&set.features(i), &dense).out as f64;
                     (sigmoid(out * scale) - set.target(i) as f64).powi(2)
                 })
                 .sum::<f64>()
@@ -332,6 +361,10 @@ impl HalfKpModel {
         let scale = OUT_SCALE as f64 / k;
         let n = batch.len().max(1) as f64;
         let dense_len = l.len() - l.ft_bias();
+        // The weights the forward pass uses (on the grid: rounded; their gradient moves the
+        // float ones).
+        let weights = self.dense();
+        let weights: &[f32] = &weights;
         // Pass 1, by chunks: the loss, the dense layers' gradient, and each position's features
         // and gradient by its two accumulators.
         let chunks = map_chunks(batch.len(), CHUNK, threads, |range| {
@@ -342,7 +375,7 @@ impl HalfKpModel {
             let at = |offset: usize| offset - l.ft_bias();
             for &i in &batch[range] {
                 let x = set.features(i as usize);
-                let f = self.forward(&x);
+                let f = self.forward(&x, weights);
                 let p = sigmoid(f.out as f64 * scale);
                 let error = p - set.target(i as usize) as f64;
                 loss += error * error;
@@ -352,7 +385,7 @@ impl HalfKpModel {
                 let mut d_z2 = vec![0.0f32; h2];
                 for j in 0..h2 {
                     dense[at(l.w3()) + j] += g * f.a2[j];
-                    d_z2[j] = g * self.params[l.w3() + j] * inside(f.z2[j]);
+                    d_z2[j] = g * weights[at(l.w3()) + j] * inside(f.z2[j]);
                 }
                 // Second hidden layer.
                 let mut d_z1 = vec![0.0f32; h1];
@@ -364,7 +397,7 @@ impl HalfKpModel {
                     let row = l.w2() + r * h1;
                     for c in 0..h1 {
                         dense[at(row) + c] += d * f.a1[c];
-                        d_z1[c] += d * self.params[row + c];
+                        d_z1[c] += d * weights[at(row) + c];
                     }
                 }
                 for (d, &z) in d_z1.iter_mut().zip(&f.z1) {
@@ -378,7 +411,8 @@ impl HalfKpModel {
                     }
                     dense[at(l.b1()) + r] += d;
                     let row = l.w1() + r * 2 * ft;
-                    let (d_w, w) = (&mut dense[at(row)..at(row) + 2 * ft], &self.params[row..row + 2 * ft]);
+                    let (d_w, w) =
+                        (&mut dense[at(row)..at(row) + 2 * ft], &weights[at(row)..at(row) + 2 * ft]);
                     for c in 0..2 * ft {
                         d_w[c] += d * clamp01(f.acc[c]);
                         d_acc[c] += d * w[c];

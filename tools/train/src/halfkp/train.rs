@@ -268,11 +268,20 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
         options.batch_size,
         options.seed
     );
+    // With epochs on the grid, every loss is the written net's: the best epoch is chosen by it.
+    let grid_from = options.epochs.saturating_sub(config.grid_epochs) + 1;
+    let on_grid = config.grid_epochs > 0;
+    if on_grid {
+        say!(
+            "nnue: epochs {grid_from}-{} on the file's grid (straight-through); losses measured on the grid",
+            options.epochs
+        );
+    }
     let first = EpochLoss {
         epoch: 0,
         lr: 0.0,
-        train: model.loss(train_measured, k, threads),
-        validation: if has_validation { model.loss(&validation, k, threads) } else { 0.0 },
+        train: loss_as(&mut model, on_grid, train_measured, k, threads),
+        validation: if has_validation { loss_as(&mut model, on_grid, &validation, k, threads) } else { 0.0 },
         seconds: 0.0,
         speed: 0.0,
     };
@@ -293,6 +302,7 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
     for epoch in 1..=options.epochs {
         let begun = Instant::now();
         let lr = options.lr_of_epoch(epoch);
+        model.on_grid = on_grid && epoch >= grid_from;
         let mut step = Step { model: &mut model, adam: &mut adam, grad: &mut grad, config, lr };
         let (loss, fitted) = match &source {
             Source::Memory(train) => (step.fit(train, epoch_seed(options.seed, epoch)), train.len()),
@@ -316,7 +326,11 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
             epoch,
             lr,
             train: loss / fitted.max(1) as f64,
-            validation: if has_validation { model.loss(&validation, k, threads) } else { 0.0 },
+            validation: if has_validation {
+                loss_as(&mut model, on_grid, &validation, k, threads)
+            } else {
+                0.0
+            },
             seconds: begun.elapsed().as_secs_f64(),
             speed: fitted as f64 / trained.max(1e-9),
         };
@@ -358,6 +372,14 @@ pub fn run(config: &NnueConfig, arch: Arch, log: &mut impl Write) -> Result<Half
         exported_epoch: exported,
         quantised_loss,
     })
+}
+
+/// `model`'s loss over `set`, on the grid or not.
+fn loss_as(model: &mut HalfKpModel, on_grid: bool, set: &dyn Samples, k: f64, threads: usize) -> f64 {
+    let was = std::mem::replace(&mut model.on_grid, on_grid);
+    let loss = model.loss(set, k, threads);
+    model.on_grid = was;
+    loss
 }
 
 /// Where an epoch's training positions come from.

@@ -52,6 +52,9 @@ pub struct NnueConfig {
     /// HalfKP: read the training positions from disk each epoch, this many in memory at once
     /// (`--stream N`), instead of holding them all.
     pub stream: Option<usize>,
+    /// HalfKP: the last this many epochs train on the file's integer grid (`HalfKpModel::on_grid`),
+    /// and every loss is then measured there.
+    pub grid_epochs: usize,
     /// The command line, recorded in the network's description.
     pub command: String,
 }
