@@ -1,6 +1,6 @@
 //! The network built into the binary, and with it the engine's default evaluator.
 //!
-//! The net is `nets/net3.nnue` at the top of the repository (`nets/README.md` gives the commands
+//! The net is `nets/net5.nnue` at the top of the repository (`nets/README.md` gives the commands
 //! that rebuild it and the match that accepted it); `EMBEDDED` is the one line naming it.
 //! `shomei bench`, `shomei gensfen` and the USI option `EvalFile`'s default (`<embedded>`) use
 //! it; `UseNNUE false` goes back to the hand-written evaluation. The `material` build never uses
@@ -10,7 +10,7 @@ use super::network::{Network, NetworkError};
 use std::sync::{Arc, OnceLock};
 
 /// The bytes of the built-in network file, if there is one.
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../../nets/net3.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../../nets/net5.nnue"));
 
 /// The built-in network, read once on first use; `None` when the binary has none (or in the
 /// `material` build). Panics if the built-in file is refused: that is a build error, and the
