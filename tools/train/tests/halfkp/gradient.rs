@@ -2,36 +2,14 @@
 //! parameters of every group (feature rows, factor rows, accumulator biases, both hidden
 //! layers, the output), and does not depend on the thread count.
 
-use crate::common::read_fixture;
+use crate::common::Labelled;
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::Arch;
-use shomei::Position;
-use shomei_train::halfkp::model::{Features, HalfKpModel, Samples};
-
-struct Set(Vec<(Features, f32)>);
-
-impl Samples for Set {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn features(&self, i: usize) -> Features {
-        self.0[i].0.clone()
-    }
-    fn target(&self, i: usize) -> f32 {
-        self.0[i].1
-    }
-}
+use shomei_train::halfkp::model::{HalfKpModel, Samples};
 
 #[test]
 fn the_gradient_is_the_slope_of_the_loss_whatever_the_threads() {
-    let fixture = read_fixture(Arch::K256x2_32_32);
-    let set = Set(fixture
-        .rows
-        .iter()
-        .take(40)
-        .enumerate()
-        .map(|(i, (sfen, _))| (Features::of(&Position::from_sfen(sfen).unwrap()), [0.1, 0.5, 0.9][i % 3]))
-        .collect());
+    let set = Labelled::from_fixture(Arch::K256x2_32_32, |i| i < 40, |i| [0.1, 0.5, 0.9][i % 3]);
     let mut model = HalfKpModel::random(Arch::K256x2_32_32, 3);
     let l = model.layout();
     // Wider feature rows, so that some accumulators fall outside (0, 1), and a larger output,

@@ -2,30 +2,14 @@
 //! writes computes (evaluation, loss and gradient, the same bits as its snapped model), and a
 //! run on the grid reports the written net's loss as its own.
 
-use crate::common::read_fixture;
+use crate::common::Labelled;
 use crate::shared::{temp_dir, tiny_data};
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::Arch;
 use shomei::rng::Rng;
-use shomei::Position;
 use shomei_train::cli::parse_nnue;
-use shomei_train::halfkp::model::{Features, HalfKpModel, Layout, Samples};
+use shomei_train::halfkp::model::{HalfKpModel, Layout, Samples};
 use shomei_train::halfkp::train;
-
-/// Fixture positions with targets, for the loss and the gradient.
-struct Set(Vec<(Features, f32)>);
-
-impl Samples for Set {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn features(&self, i: usize) -> Features {
-        self.0[i].0.clone()
-    }
-    fn target(&self, i: usize) -> f32 {
-        self.0[i].1
-    }
-}
 
 /// The trainer's first weights with factor rows switched on and every weight moved off the
 /// grid, so that rounding (and merging before rounding) matters everywhere.
@@ -45,14 +29,7 @@ fn off_grid_model() -> HalfKpModel {
 
 #[test]
 fn on_the_grid_the_model_computes_what_its_written_net_computes() {
-    let fixture = read_fixture(Arch::K256x2_32_32);
-    let set = Set(fixture
-        .rows
-        .iter()
-        .step_by(7)
-        .enumerate()
-        .map(|(i, (sfen, _))| (Features::of(&Position::from_sfen(sfen).unwrap()), (i % 5) as f32 / 4.0))
-        .collect());
+    let set = Labelled::from_fixture(Arch::K256x2_32_32, |i| i % 7 == 0, |i| (i % 5) as f32 / 4.0);
     let mut model = off_grid_model();
     let snapped = model.snapped();
     let x = &set.0[0].0;
