@@ -11,6 +11,7 @@
 use super::train::{keep_usable, RecordSet};
 use crate::data::{expand_folders, is_validation_game, read_file_blocks, GameCursor, LoadStats};
 use crate::nnue::train::NnueConfig;
+use shomei::learn::record::PackedSfenValue;
 use shomei::rng::Rng;
 use std::path::PathBuf;
 
@@ -80,23 +81,14 @@ impl Stream {
             read_file_blocks(path, 0, u64::MAX, block_records, &mut cursor, |block, before, games| {
                 stream.blocks.push(Block { file, first, len: block.len() as u64, cursor: before });
                 first += block.len() as u64;
-                let held_out: Vec<bool> = games.iter().map(|&g| is_validation_game(seed, g, share)).collect();
-                keep_usable(
-                    block,
-                    &held_out,
-                    stream.k,
-                    stream.lambda,
-                    stream.threads,
-                    &mut stats,
-                    |r, t, v| {
-                        if v {
-                            validation.records.push(*r);
-                            validation.targets.push(t);
-                        } else {
-                            train_positions += 1;
-                        }
-                    },
-                );
+                stream.sort(block, games, &mut stats, |r, t, v| {
+                    if v {
+                        validation.records.push(*r);
+                        validation.targets.push(t);
+                    } else {
+                        train_positions += 1;
+                    }
+                });
             })?;
             stats.records += first;
             stream.train_positions += train_positions;
@@ -129,6 +121,20 @@ impl Stream {
         Ok(first)
     }
 
+    /// Calls `keep(record, target, held_out)` for the usable records of a block, `games` giving
+    /// each record's game; counts the others in `stats`.
+    fn sort(
+        &self,
+        records: &[PackedSfenValue],
+        games: &[u64],
+        stats: &mut LoadStats,
+        keep: impl FnMut(&PackedSfenValue, f32, bool),
+    ) {
+        let (share, seed) = (self.validation_share, self.seed);
+        let held_out: Vec<bool> = games.iter().map(|&g| is_validation_game(seed, g, share)).collect();
+        keep_usable(records, &held_out, self.k, self.lambda, self.threads, stats, keep);
+    }
+
     /// Reads the blocks `order` names, in that order, handing buffers to `fit`; only the first
     /// buffer if `just_one`.
     fn read_in(
@@ -137,7 +143,6 @@ impl Stream {
         just_one: bool,
         fit: &mut impl FnMut(RecordSet) -> Result<(), String>,
     ) -> Result<(), String> {
-        let (share, seed) = (self.validation_share, self.seed);
         let mut buffer = RecordSet::default();
         let mut ignored = LoadStats::default();
         for &b in order {
@@ -151,22 +156,12 @@ impl Stream {
                 block.len as usize,
                 &mut cursor,
                 |records, _, games| {
-                    let held_out: Vec<bool> =
-                        games.iter().map(|&g| is_validation_game(seed, g, share)).collect();
-                    keep_usable(
-                        records,
-                        &held_out,
-                        self.k,
-                        self.lambda,
-                        self.threads,
-                        &mut ignored,
-                        |r, t, v| {
-                            if !v {
-                                buffer.records.push(*r);
-                                buffer.targets.push(t);
-                            }
-                        },
-                    );
+                    self.sort(records, games, &mut ignored, |r, t, v| {
+                        if !v {
+                            buffer.records.push(*r);
+                            buffer.targets.push(t);
+                        }
+                    })
                 },
             )?;
             if buffer.records.len() >= self.buffer {
