@@ -2,14 +2,15 @@
 //!
 //! `types` holds the vocabulary, `shogi` the rules, `eval` the static evaluation, `mate` the
 //! tsume solver (a mate-in-one test for the search, and df-pn for `go mate` and for the root of
-//! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `bench` is the
-//! fixed search signature, `learn` the training data (its format and the self-play generator,
+//! timed searches), `search` the alpha-beta search, and `usi` the protocol loop. `book` holds the
+//! opening books (read, chosen from, and made by searching: `shomei book`), `bench` the fixed
+//! search signature, `learn` the training data (its format and the self-play generator,
 //! `shomei gensfen`), `dobutsu` the 3x4 variant, `game` the reference searches both games share
 //! (and the move list), `rng` the seeded random generator, and `pages` the large-page advice
 //! for the big tables.
-//! Dependencies point down that list: `usi`, `bench` and `learn` use `search`, which uses `mate`,
-//! `eval` and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only `usi`, `main`
-//! and the `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
+//! Dependencies point down that list: `usi`, `book`, `bench` and `learn` use `search`, which
+//! uses `mate`, `eval` and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only
+//! `usi`, `main` and the `shomei dobutsu` command line (`dobutsu::cli`) write to stdout.
 
 // The exceptions, each documented where it is: the table prefetch hint in `search::tt`, the
 // zeroed allocation in `mate::tt`, the large-page advice in `pages`, and the AVX2 code of the
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod book;
 pub mod dobutsu;
 pub mod eval;
 pub mod game;

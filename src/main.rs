@@ -70,6 +70,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("book") => shomei::book::cli::run(&args[1..]),
         Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
         Some("gensfen") => shomei::learn::gensfen::cli::main(&args[1..]),
         Some("nnue") => nnue_command(&args[1..]),

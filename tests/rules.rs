@@ -227,3 +227,92 @@ fn entering_king_declaration_24_point_rule() {
     let lose = pos("4K4/1R1B1G1S1/PPPPPPPPP/9/9/9/9/9/4k4 b P 1");
     assert_eq!(lose.declaration(EnteringKingRule::Csa24), Declaration::Invalid);
 }
+
+#[test]
+fn handicap_rules_lower_whites_thresholds_by_the_missing_material() {
+    // A set short of one rook (51 points): White has 22 points, 10 pieces in its camp.
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/4b4/4k4 w RB4N4L9P4g4s 1");
+    assert_eq!(p.total_material_points(), 51);
+    assert_eq!(p.declaration_points(Color::White), (22, 10));
+    // 27 - 5 = 22 is enough; the 24-point rule's draw needs 24 - 5 = 19, its win 31 - 5 = 26.
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    assert_eq!(p.declaration(EnteringKingRule::Csa27H), Declaration::Win);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24), Declaration::Invalid);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24H), Declaration::Draw);
+    // One point less.
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/4b4/4k4 w RBS4N4L9P4g3s 1");
+    assert_eq!(p.declaration(EnteringKingRule::Csa27H), Declaration::Invalid);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24H), Declaration::Draw);
+    // 26 points: a win under both handicap rules, a draw under the plain 24-point rule.
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/4b4/4k4 w RB4L9P4g4s4n 1");
+    assert_eq!(p.declaration_points(Color::White).0, 26);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24H), Declaration::Win);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24), Declaration::Draw);
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    // Black's thresholds stay: 27 points on the same short set are not enough for it.
+    let p = pos("4K4/4B4/PPPPPPPPP/9/9/9/9/9/4k4 b B4G4Sr4n4l9p 1");
+    assert_eq!(p.total_material_points(), 51);
+    assert_eq!(p.declaration_points(Color::Black), (27, 10));
+    assert_eq!(p.declaration(EnteringKingRule::Csa27H), Declaration::Invalid);
+    assert_eq!(p.declaration(EnteringKingRule::Csa24H), Declaration::Draw);
+}
+
+#[test]
+fn handicap_rules_on_a_full_set_are_the_plain_rules() {
+    assert_eq!(Position::startpos().total_material_points(), 56);
+    // The first position above with the missing rook back, in Black's hand.
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/4b4/4k4 w 2RB4N4L9P4g4s 1");
+    assert_eq!(p.total_material_points(), 56);
+    for (plain, handicap) in [
+        (EnteringKingRule::Csa27, EnteringKingRule::Csa27H),
+        (EnteringKingRule::Csa24, EnteringKingRule::Csa24H),
+    ] {
+        assert_eq!(p.declaration(handicap), p.declaration(plain));
+        assert_eq!(p.declaration(handicap), Declaration::Invalid);
+    }
+    // Promoted big pieces count 5 like unpromoted ones: still a full set.
+    let p = pos("4K4/9/9/9/+R7+R/9/ppppppppp/4+b4/4k4 w B4N4L9P4g4s 1");
+    assert_eq!(p.total_material_points(), 56);
+    let p = pos("4K4/9/9/9/9/9/ppppppppp/4+b4/4k4 w RB4N4L9P4g4s 1");
+    assert_eq!(p.total_material_points(), 51);
+}
+
+#[test]
+fn try_rule_king_steps_onto_the_try_square() {
+    let m = |s: &str| Some(Move::parse_usi(s).unwrap());
+    // Black's king next to 5a, White's next to 5i.
+    let p = pos("9/4K4/9/9/9/9/9/9/4k4 b - 1");
+    assert_eq!(p.try_move(), m("5b5a"));
+    assert_eq!(p.declaration(EnteringKingRule::Try), Declaration::Win);
+    assert_eq!(p.declaration(EnteringKingRule::Csa27), Declaration::Invalid);
+    let p = pos("9/9/9/9/9/9/9/3k5/K8 w - 1");
+    assert_eq!(p.try_move(), m("6h5i"));
+    assert_eq!(p.declaration(EnteringKingRule::Try), Declaration::Win);
+    // Diagonally next to it.
+    let p = pos("9/5K3/9/9/9/9/9/9/4k4 b - 1");
+    assert_eq!(p.try_move(), m("4b5a"));
+    // Escaping a check onto the square counts: there is no in-check condition.
+    let p = pos("9/4K4/4g4/9/9/9/9/9/4k4 b - 1");
+    assert!(p.in_check());
+    assert_eq!(p.try_move(), m("5b5a"));
+}
+
+#[test]
+fn try_rule_needs_a_legal_king_move_onto_the_square() {
+    let none = |sfen: &str| {
+        let p = pos(sfen);
+        assert_eq!(p.try_move(), None, "{sfen}");
+        assert_eq!(p.declaration(EnteringKingRule::Try), Declaration::Invalid, "{sfen}");
+    };
+    // An own piece on 5a.
+    none("4G4/4K4/9/9/9/9/9/9/4k4 b - 1");
+    // 5a attacked by a rook along rank a.
+    none("r8/4K4/9/9/9/9/9/9/4k4 b - 1");
+    // Attacked through the king's own square: the rook on 5e sees 5a once the king has left 5b.
+    none("9/4K4/9/9/4r4/9/9/9/4k4 b - 1");
+    // The king two squares away, or already on the square.
+    none("9/9/4K4/9/9/9/9/9/4k4 b - 1");
+    none("4K4/9/9/9/9/9/9/9/4k4 b - 1");
+    // Only the side to move's king counts: White's on 5h does nothing for Black.
+    none("K8/9/9/9/9/9/9/4k4/9 b - 1");
+}

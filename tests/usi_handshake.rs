@@ -25,10 +25,21 @@ const OPTION_DECLARATIONS: &[(&str, &str)] = &[
     ("NetworkDelay", "type spin"),
     ("MinimumThinkingTime", "type spin"),
     ("MaxMovesToDraw", "type spin"),
-    ("EnteringKingRule", "type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule27"),
+    (
+        "EnteringKingRule",
+        "type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule24H var CSARule27 var CSARule27H \
+         var TryRule",
+    ),
     ("ResignValue", "type spin"),
     ("DrawValue", "type spin"),
     ("SearchAlgorithm", "type combo default Full var Full var AlphaBeta var Minimax"),
+    ("USI_OwnBook", "type check default true"),
+    ("BookFile", "type filename default no_book"),
+    ("BookMoves", "type spin default 16 min 0 max 10000"),
+    ("BookOnTheFly", "type check default false"),
+    ("PvInterval", "type spin default 300"),
+    ("DepthLimit", "type spin default 0"),
+    ("NodesLimit", "type spin default 0"),
 ];
 
 #[test]

@@ -10,7 +10,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::value::*;
 use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions};
 use crate::mate::{MateLimits, MateResult, MateSolver};
-use crate::shogi::{Declaration, Position};
+use crate::shogi::{Declaration, EnteringKingRule, Position};
 use crate::types::Move;
 use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
@@ -28,6 +28,10 @@ pub(crate) struct RootMove {
     pub score_bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// The line that gave `prev_score`, and its seldepth: in consideration mode, what a line
+    /// reported before its iteration ends shows.
+    pub prev_pv: Vec<Move>,
+    pub prev_seldepth: usize,
 }
 
 impl RootMove {
@@ -40,7 +44,16 @@ impl RootMove {
             score_bound: Bound::Exact,
             seldepth: 0,
             pv: vec![mv],
+            prev_pv: vec![mv],
+            prev_seldepth: 0,
         }
+    }
+
+    /// Keeps this move's line from the iteration just ended, before the next one scores it.
+    fn start_iteration(&mut self) {
+        self.prev_score = self.score;
+        self.prev_pv.clone_from(&self.pv);
+        self.prev_seldepth = self.seldepth;
     }
 
     /// The score a line with `bound` shows: a move not searched yet in this iteration shows its
@@ -76,6 +89,27 @@ impl RootMove {
             pv: self.pv.clone(),
         }
     }
+
+    /// This move's last complete line, from the iteration before `depth + 1`, as an exact line
+    /// `multipv`; `None` when it has none (no exact score then, or `depth` 0).
+    fn previous_info(
+        &self,
+        depth: i32,
+        multipv: usize,
+        nodes: u64,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> Option<PvInfo> {
+        if depth < 1 || self.prev_score == -INFINITE {
+            return None;
+        }
+        Some(PvInfo {
+            seldepth: self.prev_seldepth.max(1),
+            score: Score::from_value(self.prev_score),
+            pv: self.prev_pv.clone(),
+            ..self.info(depth, multipv, Bound::Exact, nodes, tt, shared)
+        })
+    }
 }
 
 /// The root moves to search: every legal move, or those of `searchmoves` that are legal.
@@ -85,6 +119,15 @@ fn root_moves(pos: &Position, limits: &Limits) -> Vec<RootMove> {
         .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
         .map(|&m| RootMove::new(m))
         .collect()
+}
+
+/// The answer that wins at once by the entering-king rule, if any: a declaration (`bestmove
+/// win`), or under the try rule the king's move onto the try square, which is played as a move.
+fn rule_win(pos: &Position, rule: EnteringKingRule) -> Option<BestMove> {
+    if rule == EnteringKingRule::Try {
+        return pos.try_move().map(BestMove::Move);
+    }
+    (pos.declaration(rule) == Declaration::Win).then_some(BestMove::Win)
 }
 
 /// The memory a search works with: the shared table, and the size of the root mate search's.
@@ -105,10 +148,10 @@ pub(crate) fn run(
 ) -> Vec<History> {
     let Tables { tt, root_mate_mb } = tables;
     let rms = root_moves(&pos, &limits);
-    let declare = pos.declaration(opts.entering_king_rule) == Declaration::Win;
-    if rms.is_empty() || declare {
+    let rule_win = rule_win(&pos, opts.entering_king_rule);
+    if rms.is_empty() || rule_win.is_some() {
         wait_for_release(&shared, &limits);
-        let best = if declare { BestMove::Win } else { BestMove::Resign };
+        let best = rule_win.unwrap_or(BestMove::Resign);
         let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0, deadline_ms: None });
         return histories;
     }
@@ -155,8 +198,13 @@ pub(crate) fn run(
             handles.push(handle);
         }
         let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts.clone(), main_history);
-        w.main =
-            Some(MainThreadDuties { events: events.clone(), node_limit: limits.nodes, last_progress_ms: 0 });
+        w.main = Some(MainThreadDuties {
+            events: events.clone(),
+            node_limit: limits.nodes,
+            last_progress_ms: 0,
+            last_pv_ms: 0,
+            shown_line: None,
+        });
         let mut rms = rms.clone();
         iterate(&mut w, &mut rms, &limits);
         // The main thread is done: in analysis or pondering, wait for the GUI before answering.
@@ -233,24 +281,81 @@ fn wait_for_release(shared: &Shared, limits: &Limits) {
 /// After a stop in the middle of iteration `depth`: the lines as they stand, so that the last
 /// `info` a GUI sees carries the nodes and time of the whole search (as YaneuraOu's and
 /// Stockfish's do). A line whose move was scored in this iteration shows this depth and that
-/// score's bound; the others show the previous iteration's depth and score.
-fn report_interrupted(w: &Worker, rms: &[RootMove], depth: i32, multipv: usize) {
+/// score's bound (in consideration mode, a bound gives way to the previous iteration's line);
+/// the others show the previous iteration's depth and score.
+fn report_interrupted(w: &mut Worker, rms: &[RootMove], depth: i32, multipv: usize) {
     for (i, rm) in rms.iter().take(multipv).enumerate() {
         let (d, bound) = if rm.scored_depth == depth && rm.score > -INFINITE {
             (depth, rm.score_bound)
         } else {
             (depth - 1, Bound::Exact)
         };
-        if d >= 1 && rm.shown_score(bound) > -INFINITE {
+        if bound != Bound::Exact {
+            report_unsettled(w, rm, d, i + 1, bound, Urgency::Now);
+        } else if d >= 1 && rm.shown_score(bound) > -INFINITE {
             report_pv(w, rm, d, i + 1, bound);
         }
     }
 }
 
-fn report_pv(w: &Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
-    let Some(main) = &w.main else { return };
-    let info = rm.info(depth, multipv, bound, w.shared.total_nodes(), w.tt, w.shared);
+/// Sends `info` from the main thread (helpers report nothing), noting when.
+fn send_pv(w: &mut Worker, info: PvInfo) {
+    let Some(main) = &mut w.main else { return };
+    main.last_pv_ms = info.time_ms;
+    main.shown_line = Some(info.clone());
     let _ = main.events.send(SearchEvent::Pv(info));
+}
+
+/// Reports `rm` as line `multipv` of iteration `depth`, with `bound`.
+fn report_pv(w: &mut Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
+    if w.main.is_some() {
+        let info = rm.info(depth, multipv, bound, w.shared.total_nodes(), w.tt, w.shared);
+        send_pv(w, info);
+    }
+}
+
+/// When an unsettled line is sent: at once (a stop), or only if `pv_interval_ms` has passed
+/// since the last line, else kept for the main thread's next periodic showing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Urgency {
+    Now,
+    WhenDue,
+}
+
+/// Reports a line of iteration `depth` before its window has settled, with `bound`; in
+/// consideration mode the move's last complete line instead (nothing if it has none).
+fn report_unsettled(
+    w: &mut Worker,
+    rm: &RootMove,
+    depth: i32,
+    multipv: usize,
+    bound: Bound,
+    urgency: Urgency,
+) {
+    if w.main.is_none() {
+        return;
+    }
+    let nodes = w.shared.total_nodes();
+    let info = if w.opts.consideration_mode {
+        let Some(info) = rm.previous_info(depth - 1, multipv, nodes, w.tt, w.shared) else { return };
+        info
+    } else {
+        rm.info(depth, multipv, bound, nodes, w.tt, w.shared)
+    };
+    if urgency == Urgency::Now || pv_due(w) {
+        send_pv(w, info);
+    } else if let Some(main) = &mut w.main {
+        // Not now: the periodic showing (`Worker::check_limits`) sends the newest line.
+        main.shown_line = Some(info);
+    }
+}
+
+/// Whether the main thread may report a line before its iteration ends: `pv_interval_ms` has
+/// passed since its last `Pv` event. Never on a helper.
+fn pv_due(w: &Worker) -> bool {
+    w.main
+        .as_ref()
+        .is_some_and(|m| w.shared.elapsed_ms().saturating_sub(m.last_pv_ms) >= w.opts.pv_interval_ms)
 }
 
 /// Searches every root move from `pv_idx` on at `depth` in the window; returns the best value.
@@ -304,6 +409,7 @@ fn search_root(
         } else {
             rm.score = -INFINITE;
         }
+        let mut improved = false;
         if v > best {
             best = v;
             if v > alpha && !minimax {
@@ -311,7 +417,12 @@ fn search_root(
                 if v >= beta {
                     break;
                 }
+                improved = true;
             }
+        }
+        // While moves remain, a new best line is a lower bound (a fail high is `iterate`'s).
+        if improved && i + 1 < rms.len() {
+            report_unsettled(w, &rms[i], depth, pv_idx + 1, Bound::Lower, Urgency::WhenDue);
         }
     }
     best
@@ -346,7 +457,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
         w.root_depth = depth;
         let iteration_start_nodes = w.stats().nodes;
         for rm in rms.iter_mut() {
-            rm.prev_score = rm.score;
+            rm.start_iteration();
         }
         for pv_idx in 0..multipv {
             w.seldepth = 0;
@@ -367,16 +478,16 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
                 if w.stopped() {
                     break;
                 }
-                let slow = w.shared.elapsed_ms() > 1000;
+                let report_fail = w.opts.output_fail_lh_pv;
                 if v <= alpha {
-                    if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Upper);
+                    if report_fail {
+                        report_unsettled(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Upper, Urgency::WhenDue);
                     }
                     beta = (alpha + beta) / 2;
                     alpha = (v - delta).max(-INFINITE);
                 } else if v >= beta {
-                    if slow {
-                        report_pv(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Lower);
+                    if report_fail {
+                        report_unsettled(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Lower, Urgency::WhenDue);
                     }
                     beta = (v + delta).min(INFINITE);
                 } else {

@@ -97,7 +97,8 @@ pub struct SearchOptions {
     pub draw_value: Value,
     /// Draw once the game passes this ply (0: no limit).
     pub max_moves_to_draw: u32,
-    /// Which entering-king declaration wins (`bestmove win`).
+    /// Which entering-king rule wins: a declaration (`bestmove win`), or under the try rule the
+    /// king's move onto the try square.
     pub entering_king_rule: EnteringKingRule,
     /// Resign when the best score is at or below minus this.
     pub resign_value: Value,
@@ -107,6 +108,15 @@ pub struct SearchOptions {
     /// Whether the network's accumulators are updated move by move (the default) or computed
     /// from scratch at every evaluation: a slow reference the updates are checked against.
     pub incremental: bool,
+    /// Least time in ms between two `Pv` events for lines reported before an iteration ends:
+    /// aspiration fail-high / fail-low lines, and the best line so far after a root move raises
+    /// it (0: every such update). The lines ending an iteration are always reported.
+    pub pv_interval_ms: u64,
+    /// Whether lines from a failed aspiration window are reported at all.
+    pub output_fail_lh_pv: bool,
+    /// Analysis mode: a line reported before its iteration ends shows that move's last complete
+    /// line (the previous iteration's, exact) instead of a bound, so every line shown is exact.
+    pub consideration_mode: bool,
 }
 
 impl Default for SearchOptions {
@@ -122,11 +132,15 @@ impl Default for SearchOptions {
             resign_value: 99_999,
             network: crate::eval::nnue::embedded::network().map(AnyNetwork::Shomei),
             incremental: true,
+            pv_interval_ms: 300,
+            output_fail_lh_pv: true,
+            consideration_mode: false,
         }
     }
 }
 
-/// One principal variation, reported after an iteration (or a failed aspiration window).
+/// One principal variation, reported after an iteration, or before its end: after a failed
+/// aspiration window, or when a root move has raised the best score (see `pv_interval_ms`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PvInfo {
     /// The iteration this line comes from.
@@ -137,7 +151,8 @@ pub struct PvInfo {
     pub multipv: usize,
     /// The score for the side to move.
     pub score: Score,
-    /// `Exact`, or the bound a failed aspiration window gives (`Lower`: failed high).
+    /// `Exact`, or the bound a line reported before its iteration ends gives (`Lower`: failed
+    /// high, or the best so far with root moves still to search; `Upper`: failed low).
     pub bound: Bound,
     /// Nodes searched so far, all threads together.
     pub nodes: u64,
@@ -189,7 +204,8 @@ pub enum BestMove {
 /// What a running search reports to whoever started it, in the order it happens.
 #[derive(Clone, Debug)]
 pub enum SearchEvent {
-    /// A principal variation, after an iteration or a failed aspiration window.
+    /// A principal variation, after an iteration, a failed aspiration window or a new best root
+    /// move within an iteration.
     Pv(PvInfo),
     /// About once a second during a long iteration.
     Progress(ProgressInfo),

@@ -1,6 +1,7 @@
 //! The rules of shogi: attack tables, positions, SFEN, legal moves, repetition and declaration.
 
 pub mod attacks;
+pub mod csa;
 mod display;
 pub mod movegen;
 pub mod perft;

@@ -1,8 +1,9 @@
-//! Game-ending rules beyond checkmate: repetition (sennichite) and entering-king declaration.
+//! Game-ending rules beyond checkmate: repetition (sennichite), entering-king declaration and
+//! the try rule.
 
-use super::attacks::masks;
+use super::attacks::{king_attacks, masks};
 use super::Position;
-use crate::types::{Color, PieceKind};
+use crate::types::{Color, Hand, Move, PieceKind, Square};
 
 /// The outcome of a repetition, from the rules of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +82,10 @@ impl Position {
     }
 }
 
-/// The entering-king (jishogi) declaration rule in force.
+/// The entering-king (jishogi) rule in force. The point rules (`Csa24`, `Csa27` and their
+/// handicap forms) let the side to move declare (`bestmove win`) when its king stands in the
+/// enemy camp, it is not in check, at least ten of its other pieces are in the camp, and its
+/// declaration points (`Position::declaration_points`) reach the rule's threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnteringKingRule {
     /// Declarations are not allowed.
@@ -90,7 +94,31 @@ pub enum EnteringKingRule {
     Csa24,
     /// CSA 27-point rule: 28 points (Black) or 27 (White) win.
     Csa27,
+    /// `Csa24` for handicap games, where the handicap giver plays White: White's thresholds
+    /// (win and draw) are lowered by the material missing from a full set
+    /// (`56 - Position::total_material_points`). Black's are unchanged.
+    Csa24H,
+    /// `Csa27` for handicap games: White's threshold is lowered as in `Csa24H`.
+    Csa27H,
+    /// The try rule: no declaration; the side to move wins by moving its king onto the enemy's
+    /// try square (5a for Black, 5i for White) when that move is legal (`Position::try_move`).
+    Try,
 }
+
+/// The square `c`'s king wins on under the try rule: 5a for Black, 5i for White.
+pub const fn try_square(c: Color) -> Square {
+    // File 5 is index 4; rank a is 0, rank i is 8.
+    match c {
+        Color::Black => Square::new(4, 0),
+        Color::White => Square::new(4, 8),
+    }
+}
+
+/// Declaration points of a full set of pieces (`Position::total_material_points`).
+const FULL_SET_POINTS: i32 = 56;
+
+/// The pieces worth 5 declaration points.
+const BIG: [PieceKind; 4] = [PieceKind::Bishop, PieceKind::Rook, PieceKind::Horse, PieceKind::Dragon];
 
 /// What a declaration by the side to move would bring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,8 +127,13 @@ pub enum Declaration {
     Invalid,
     /// A draw (24-point rule, 24 to 30 points).
     Draw,
-    /// A win.
+    /// A win (under the try rule: the try move is on).
     Win,
+}
+
+/// Declaration points of the pieces in a hand: rook and bishop 5, the rest 1.
+fn hand_points(hand: Hand) -> u32 {
+    hand.total() + 4 * (hand.count(PieceKind::Bishop) + hand.count(PieceKind::Rook))
 }
 
 impl Position {
@@ -111,46 +144,72 @@ impl Position {
         let camp = masks::zone(c);
         let in_camp = self.pieces_of(c) & camp;
         let kings = self.pieces(c, PieceKind::King);
-        let big = (self.pieces(c, PieceKind::Bishop)
-            | self.pieces(c, PieceKind::Rook)
-            | self.pieces(c, PieceKind::Horse)
-            | self.pieces(c, PieceKind::Dragon))
-            & camp;
+        let big: u32 = BIG.map(|k| (self.pieces(c, k) & camp).count()).iter().sum();
         let count = in_camp.and_not(kings).count();
-        let hand = self.hand(c);
-        let hand_big = hand.count(PieceKind::Bishop) + hand.count(PieceKind::Rook);
-        let hand_points = hand.total() + 4 * hand_big;
-        (count + 4 * big.count() + hand_points, count)
+        (count + 4 * big + hand_points(self.hand(c)), count)
     }
 
-    /// Whether the side to move may declare a win (or draw) under `rule`.
-    pub fn declaration(&self, rule: EnteringKingRule) -> Declaration {
+    /// Material of both sides, board and hands, counted as declaration points with both kings
+    /// included at 1 point each: 56 for a full set, less in a handicap game.
+    pub fn total_material_points(&self) -> u32 {
+        let board_big: u32 =
+            Color::ALL.into_iter().flat_map(|c| BIG.map(|k| self.pieces(c, k).count())).sum();
+        let hands: u32 = Color::ALL.into_iter().map(|c| hand_points(self.hand(c))).sum();
+        self.occupied().count() + 4 * board_big + hands
+    }
+
+    /// The king move that wins by the try rule: the side to move's king steps onto the enemy's
+    /// try square (`try_square`: 5a for Black, 5i for White) when that move is legal, i.e. the
+    /// square holds none of its own pieces and is not attacked once the king has left its square.
+    pub fn try_move(&self) -> Option<Move> {
         let us = self.side_to_move();
-        if rule == EnteringKingRule::None || self.in_check() {
-            return Declaration::Invalid;
+        if !self.has_king(us) {
+            return None;
         }
-        if !masks::zone(us).contains(self.king_square(us)) {
+        let target = try_square(us);
+        let ksq = self.king_square(us);
+        let m = Move::normal(ksq, target);
+        (king_attacks(ksq).contains(target) && self.is_legal(m)).then_some(m)
+    }
+
+    /// Whether the side to move may declare a win (or draw) under `rule`. Under `Try` there is
+    /// no declaration: `Win` means the try move (`try_move`) is on.
+    pub fn declaration(&self, rule: EnteringKingRule) -> Declaration {
+        match rule {
+            EnteringKingRule::None => Declaration::Invalid,
+            EnteringKingRule::Try if self.try_move().is_some() => Declaration::Win,
+            EnteringKingRule::Try => Declaration::Invalid,
+            _ => self.point_declaration(rule),
+        }
+    }
+
+    /// `declaration` under one of the point rules.
+    fn point_declaration(&self, rule: EnteringKingRule) -> Declaration {
+        let us = self.side_to_move();
+        if self.in_check() || !masks::zone(us).contains(self.king_square(us)) {
             return Declaration::Invalid;
         }
         let (points, pieces) = self.declaration_points(us);
         if pieces < 10 {
             return Declaration::Invalid;
         }
-        match rule {
-            EnteringKingRule::Csa27 => {
-                let needed = if us == Color::Black { 28 } else { 27 };
-                if points >= needed {
-                    Declaration::Win
-                } else {
-                    Declaration::Invalid
-                }
-            }
-            EnteringKingRule::Csa24 => match points {
-                31.. => Declaration::Win,
-                24..=30 => Declaration::Draw,
-                _ => Declaration::Invalid,
-            },
-            EnteringKingRule::None => Declaration::Invalid,
+        let (win, draw) = match rule {
+            EnteringKingRule::Csa27 | EnteringKingRule::Csa27H if us == Color::Black => (28, None),
+            EnteringKingRule::Csa27 | EnteringKingRule::Csa27H => (27, None),
+            EnteringKingRule::Csa24 | EnteringKingRule::Csa24H => (31, Some(24)),
+            EnteringKingRule::None | EnteringKingRule::Try => return Declaration::Invalid,
+        };
+        // In handicap games White, the giver, needs what its missing material is worth less.
+        let handicap =
+            matches!(rule, EnteringKingRule::Csa24H | EnteringKingRule::Csa27H) && us == Color::White;
+        let lower = if handicap { FULL_SET_POINTS - self.total_material_points() as i32 } else { 0 };
+        let points = points as i32;
+        if points >= win - lower {
+            Declaration::Win
+        } else if draw.is_some_and(|d| points >= d - lower) {
+            Declaration::Draw
+        } else {
+            Declaration::Invalid
         }
     }
 }

@@ -315,6 +315,33 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2], mode: SfenMode) -> Result<()
     Ok(())
 }
 
+/// The board field of a SFEN, with `piece_at` telling what stands on each square.
+pub fn board_sfen(piece_at: impl Fn(Square) -> Piece) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in 0..9u8 {
+        if rank > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for file in (0..9u8).rev() {
+            let p = piece_at(Square::new(file, rank));
+            if p.is_none() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+                empty = 0;
+            }
+            s.push_str(&p.sfen());
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+    }
+    s
+}
+
 impl Position {
     /// Parses the SFEN of a game position (`board side hand [move number]`), or `startpos`.
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
@@ -365,28 +392,7 @@ impl Position {
 
     /// The SFEN of the current position, hands in canonical order, with the current game ply.
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in 0..9u8 {
-            if rank > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let p = self.piece_on(Square::new(file, rank));
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                s.push_str(&p.sfen());
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-        }
+        let mut s = board_sfen(|sq| self.piece_on(sq));
         s.push(' ');
         s.push(self.side_to_move().sfen_char());
         s.push(' ');

@@ -38,6 +38,8 @@ pub enum Command {
     /// `eval` or `e` (YaneuraOu's spelling): print the static evaluation as `eval = N`.
     Eval,
     Bench,
+    /// `getoption [name]`: print option values (YaneuraOu's command).
+    GetOption(Option<String>),
     Quit,
 }
 
@@ -219,6 +221,8 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         ["d"] => Ok(Command::Display),
         ["eval"] | ["e"] => Ok(Command::Eval),
         ["bench"] => Ok(Command::Bench),
+        ["getoption"] => Ok(Command::GetOption(None)),
+        ["getoption", name] => Ok(Command::GetOption(Some((*name).to_string()))),
         ["setoption", "name", name, rest @ ..] => {
             let value = match rest {
                 [] => String::new(),

@@ -4,6 +4,7 @@
 //! never blocks on the search. Nothing read from stdin may panic the engine: every malformed line
 //! gets an `info string` reply and the previous state is kept.
 
+mod book;
 mod command;
 mod dobutsu;
 mod info;
@@ -52,6 +53,16 @@ enum State {
     },
     /// A `go mate` may still owe its `checkmate` (it may just have answered; see `finish_mate`).
     Mate(MateJob),
+    /// A `go ponder` answered from the book owes its `bestmove` at `ponderhit` or `stop`.
+    BookPonder {
+        /// The position of the `go`. Boxed, as it is large.
+        position: Box<Position>,
+        /// The book's move and reply.
+        best: Move,
+        ponder: Option<Move>,
+        /// When the `go` was read.
+        go_received: Instant,
+    },
 }
 
 /// The protocol state.
@@ -75,6 +86,8 @@ struct Engine<W: Write> {
     job: Option<std::thread::JoinHandle<()>>,
     /// The Dobutsu board and its jobs, used while `UCI_Variant` is `dobutsu`.
     dobutsu: dobutsu::Dobutsu,
+    /// The opening book `BookFile` names, once opened.
+    book: book::BookState,
 }
 
 impl<W: Write> Engine<W> {
@@ -97,6 +110,7 @@ impl<W: Write> Engine<W> {
             job_rx,
             job: None,
             dobutsu: dobutsu::Dobutsu::new(),
+            book: book::BookState::new(),
         }
     }
 
@@ -191,7 +205,7 @@ impl<W: Write> Engine<W> {
             Command::IsReady => {
                 // Tables are (re)sized only while nothing uses the memory budget.
                 let busy = match &self.state {
-                    State::Idle => false,
+                    State::Idle | State::BookPonder { .. } => false,
                     State::Searching { .. } => true,
                     State::Mate(m) => m.is_running(),
                 };
@@ -199,6 +213,7 @@ impl<W: Write> Engine<W> {
                     self.finish_mate();
                     self.apply_hash_size();
                 }
+                self.sync_book(true);
                 self.say("readyok");
             }
             Command::UsiNewGame => {
@@ -246,6 +261,7 @@ impl<W: Write> Engine<W> {
             Command::Stop => match &self.state {
                 State::Searching { .. } => self.searcher.stop(),
                 State::Mate(m) if m.is_running() => m.stop(),
+                State::BookPonder { .. } => self.answer_book_ponder(),
                 _ => self.error("stop ignored: no search is running"),
             },
             Command::PonderHit(time) => match &mut self.state {
@@ -253,15 +269,19 @@ impl<W: Write> Engine<W> {
                     *ponder = false;
                     self.searcher.ponderhit(time);
                 }
+                State::BookPonder { .. } => self.answer_book_ponder(),
                 _ => self.error("ponderhit ignored: not pondering"),
             },
             // The game is over: a running search (even a ponder) stops and answers as for `stop`.
             Command::GameOver => {
                 self.searcher.stop();
-                if let State::Mate(m) = &self.state {
-                    m.stop();
+                match &self.state {
+                    State::Mate(m) => m.stop(),
+                    State::BookPonder { .. } => self.answer_book_ponder(),
+                    _ => {}
                 }
             }
+            Command::GetOption(name) => self.get_option(name.as_deref()),
             Command::Display => {
                 let d = self.position.diagram();
                 self.say(&d);
@@ -381,6 +401,16 @@ impl<W: Write> Engine<W> {
             let pos = &self.position;
             limits.searchmoves.retain(|&m| pos.is_legal(m));
         }
+        // Limits a GUI user set once, for every `go` that does not set its own.
+        if limits.depth.is_none() && self.options.depth_limit > 0 {
+            limits.depth = Some(self.options.depth_limit.min(i32::MAX as u64) as i32);
+        }
+        if limits.nodes.is_none() && self.options.nodes_limit > 0 {
+            limits.nodes = Some(self.options.nodes_limit);
+        }
+        if self.play_from_book(&limits, received) {
+            return;
+        }
         self.apply_hash_size();
         self.state = State::Searching {
             position: Box::new(self.position.clone()),
@@ -396,8 +426,76 @@ impl<W: Write> Engine<W> {
         );
     }
 
+    /// Opens the book the options name if it changed (`retry`: also one that failed before),
+    /// printing what was read or why not.
+    fn sync_book(&mut self, retry: bool) {
+        for line in self.book.sync(self.options.book_source(), retry) {
+            self.say(&line);
+        }
+    }
+
+    /// Answers a `go` from the book when it has a move here: at once, or for `go ponder` at
+    /// `ponderhit` or `stop`. Analysis (`go infinite`) and `searchmoves` always search, and so
+    /// does a position where a declaration wins.
+    fn play_from_book(&mut self, limits: &Limits, received: Instant) -> bool {
+        if limits.infinite || !limits.searchmoves.is_empty() {
+            return false;
+        }
+        self.sync_book(false);
+        let declare = self.position.declaration(self.options.entering_king_rule);
+        if declare == crate::shogi::Declaration::Win {
+            return false;
+        }
+        let probe = self.book.probe(&self.position, &self.options.book);
+        for note in &probe.notes {
+            self.say(&format!("info string {}", options::printable(note)));
+        }
+        let Some(choice) = probe.choice else { return false };
+        for line in book::answer_lines(&choice) {
+            self.say(&line);
+        }
+        if limits.ponder {
+            self.state = State::BookPonder {
+                position: Box::new(self.position.clone()),
+                best: choice.chosen.mv,
+                ponder: choice.ponder,
+                go_received: received,
+            };
+        } else {
+            self.answer(self.position.clone(), received, BestMove::Move(choice.chosen.mv), choice.ponder);
+        }
+        true
+    }
+
+    /// The `bestmove` a book move found under `go ponder` owes.
+    fn answer_book_ponder(&mut self) {
+        if !matches!(self.state, State::BookPonder { .. }) {
+            return;
+        }
+        if let State::BookPonder { position, best, ponder, go_received } =
+            std::mem::replace(&mut self.state, State::Idle)
+        {
+            self.answer(*position, go_received, BestMove::Move(best), ponder);
+        }
+    }
+
+    /// `getoption [name]`: the current value of one option, or of every one.
+    fn get_option(&mut self, name: Option<&str>) {
+        let names = match name {
+            Some(n) => vec![n.to_string()],
+            None => self.options.names(),
+        };
+        for n in names {
+            match self.options.value_of(&n) {
+                Some(v) => self.say(&format!("option name {n} value {}", options::printable(&v))),
+                None => self.error(&format!("getoption: no option '{n}'")),
+            }
+        }
+    }
+
     /// Stops a running search and prints everything it still had to say, its bestmove included.
     fn finish_search(&mut self) {
+        self.answer_book_ponder();
         self.finish_mate();
         if !matches!(self.state, State::Searching { .. }) {
             return;

@@ -9,6 +9,7 @@
 //! network otherwise. The network is read when either option is set; a file that cannot be
 //! used is reported and the evaluator in use is kept, with the option's old value.
 
+use crate::book::{BookPolicy, BookSource};
 use crate::eval::nnue::{self, AnyNetwork};
 use crate::search::{SearchAlgorithm, SearchOptions, TimeOptions};
 use crate::shogi::EnteringKingRule;
@@ -46,10 +47,35 @@ pub struct Options {
     pub fv_scale: i32,
     /// `UseNNUE`: evaluate with `network` when there is one; false: the hand-written evaluation.
     pub use_nnue: bool,
+    /// `USI_OwnBook`: play from the book (when `BookFile` names one).
+    pub own_book: bool,
+    /// `BookFile`: the book's path, or empty / `no_book` for none.
+    pub book_file: String,
+    /// `BookDir`: the folder a relative `BookFile` is in (empty: the working folder).
+    pub book_dir: String,
+    /// `BookOnTheFly`: look positions up in the file rather than reading it whole.
+    pub book_on_the_fly: bool,
+    /// `IgnoreBookPly`: book positions match whatever their ply.
+    pub ignore_book_ply: bool,
+    /// The options that choose among the book's moves.
+    pub book: BookPolicy,
+    /// `PvInterval` (ms): during an iteration, the current line is shown at least this often.
+    pub pv_interval: u64,
+    /// `ConsiderationMode`: at a fail high or low, show the last complete line, not a cut one.
+    pub consideration_mode: bool,
+    /// `OutputFailLHPV`: show lines at a fail high or low at all.
+    pub output_fail_lh_pv: bool,
+    /// `DepthLimit`: the depth of every search that `go` does not limit itself (0: none).
+    pub depth_limit: u64,
+    /// `NodesLimit`: the nodes of every search that `go` does not limit itself (0: none).
+    pub nodes_limit: u64,
 }
 
 /// `EvalFile`'s value for the network built into the binary (the default).
 const EMBEDDED: &str = "<embedded>";
+
+/// `BookFile`'s value for no book (YaneuraOu's), the default.
+const NO_BOOK: &str = "no_book";
 
 /// `DobutsuRepetition`'s values: the occurrence of a position that draws (Fourfold as
 /// Fairy-Stockfish rules, Threefold as the official rules, Off as Tanaka's analysis).
@@ -93,6 +119,17 @@ impl Default for Options {
             network: nnue::embedded::network().map(AnyNetwork::Shomei),
             fv_scale: nnue::halfkp::DEFAULT_FV_SCALE,
             use_nnue: true,
+            own_book: true,
+            book_file: NO_BOOK.to_string(),
+            book_dir: String::new(),
+            book_on_the_fly: false,
+            ignore_book_ply: false,
+            book: BookPolicy::default(),
+            pv_interval: search.pv_interval_ms,
+            consideration_mode: search.consideration_mode,
+            output_fail_lh_pv: search.output_fail_lh_pv,
+            depth_limit: 0,
+            nodes_limit: 0,
         }
     }
 }
@@ -136,14 +173,18 @@ fn string_value(value: &str) -> String {
 }
 
 const HASH_MAX_MB: i64 = 32_768;
-const RULE_NAMES: [(&str, EnteringKingRule); 3] = [
+/// `EnteringKingRule`'s values, YaneuraOu's names.
+const RULE_NAMES: [(&str, EnteringKingRule); 6] = [
     ("NoEnteringKing", EnteringKingRule::None),
     ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule24H", EnteringKingRule::Csa24H),
     ("CSARule27", EnteringKingRule::Csa27),
+    ("CSARule27H", EnteringKingRule::Csa27H),
+    ("TryRule", EnteringKingRule::Try),
 ];
 
 /// Every spin option's name, minimum and maximum: `usi` declares and `setoption` checks from here.
-const SPIN_RANGES: [(&str, i64, i64); 9] = [
+const SPIN_RANGES: [(&str, i64, i64); 19] = [
     ("USI_Hash", 1, HASH_MAX_MB),
     ("Threads", 1, 256),
     ("MultiPV", 1, 600),
@@ -153,6 +194,17 @@ const SPIN_RANGES: [(&str, i64, i64); 9] = [
     ("ResignValue", 0, 99_999),
     ("DrawValue", -30_000, 30_000),
     ("FV_SCALE", nnue::halfkp::FV_SCALE_RANGE.0 as i64, nnue::halfkp::FV_SCALE_RANGE.1 as i64),
+    // The book's and the analysis options' ranges are YaneuraOu's.
+    ("BookMoves", 0, 10_000),
+    ("BookIgnoreRate", 0, 100),
+    ("BookEvalDiff", 0, 99_999),
+    ("BookEvalBlackLimit", -99_999, 99_999),
+    ("BookEvalWhiteLimit", -99_999, 99_999),
+    ("BookDepthLimit", 0, 99_999),
+    ("BookPvMoves", 1, 246),
+    ("PvInterval", 0, 100_000_000),
+    ("DepthLimit", 0, i32::MAX as i64),
+    ("NodesLimit", 0, i64::MAX),
 ];
 
 fn spin_range(name: &str) -> (i64, i64) {
@@ -162,6 +214,18 @@ fn spin_range(name: &str) -> (i64, i64) {
 fn spin(name: &str, default: i64) -> String {
     let (min, max) = spin_range(name);
     format!("option name {name} type spin default {default} min {min} max {max}")
+}
+
+fn check(name: &str, default: bool) -> String {
+    format!("option name {name} type check default {default}")
+}
+
+fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("option {name}: '{value}' is not true or false")),
+    }
 }
 
 fn parse_spin(name: &str, value: &str) -> Result<i64, String> {
@@ -226,6 +290,27 @@ impl Options {
                 format!("option name DobutsuRepetition type combo default {default}{vars}")
             },
         ];
+        lines.extend([
+            check("USI_OwnBook", d.own_book),
+            format!("option name BookFile type filename default {}", d.book_file),
+            "option name BookDir type string default <empty>".to_string(),
+            spin("BookMoves", d.book.max_ply as i64),
+            spin("BookIgnoreRate", d.book.ignore_rate as i64),
+            spin("BookEvalDiff", d.book.eval_diff as i64),
+            spin("BookEvalBlackLimit", d.book.black_limit as i64),
+            spin("BookEvalWhiteLimit", d.book.white_limit as i64),
+            spin("BookDepthLimit", d.book.depth_limit as i64),
+            check("BookOnTheFly", d.book_on_the_fly),
+            check("ConsiderBookMoveCount", d.book.consider_count),
+            spin("BookPvMoves", d.book.pv_moves as i64),
+            check("IgnoreBookPly", d.ignore_book_ply),
+            check("FlippedBook", d.book.flipped),
+            spin("PvInterval", d.pv_interval as i64),
+            check("ConsiderationMode", d.consideration_mode),
+            check("OutputFailLHPV", d.output_fail_lh_pv),
+            spin("DepthLimit", d.depth_limit as i64),
+            spin("NodesLimit", d.nodes_limit as i64),
+        ]);
         if !cfg!(feature = "material") {
             lines.push(format!("option name EvalFile type string default {}", d.eval_file));
             lines.push("option name EvalDir type string default <empty>".to_string());
@@ -329,9 +414,8 @@ impl Options {
             "EnteringKingRule" => {
                 self.entering_king_rule =
                     RULE_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
-                        format!(
-                        "option EnteringKingRule: '{value}' is not NoEnteringKing, CSARule24 or CSARule27"
-                    )
+                        let names: Vec<&str> = RULE_NAMES.iter().map(|r| r.0).collect();
+                        format!("option EnteringKingRule: '{value}' is not one of {}", names.join(", "))
                     })?
             }
             "ResignValue" => self.resign_value = parse_spin(name, value)? as i32,
@@ -349,6 +433,25 @@ impl Options {
                 }
             }
             "DobutsuTable" => self.dobutsu_table = string_value(value),
+            "USI_OwnBook" => self.own_book = parse_check(name, value)?,
+            "BookFile" => self.book_file = string_value(value),
+            "BookDir" => self.book_dir = string_value(value),
+            "BookMoves" => self.book.max_ply = parse_spin(name, value)? as u32,
+            "BookIgnoreRate" => self.book.ignore_rate = parse_spin(name, value)? as u32,
+            "BookEvalDiff" => self.book.eval_diff = parse_spin(name, value)? as i32,
+            "BookEvalBlackLimit" => self.book.black_limit = parse_spin(name, value)? as i32,
+            "BookEvalWhiteLimit" => self.book.white_limit = parse_spin(name, value)? as i32,
+            "BookDepthLimit" => self.book.depth_limit = parse_spin(name, value)? as i32,
+            "BookOnTheFly" => self.book_on_the_fly = parse_check(name, value)?,
+            "ConsiderBookMoveCount" => self.book.consider_count = parse_check(name, value)?,
+            "BookPvMoves" => self.book.pv_moves = parse_spin(name, value)? as usize,
+            "IgnoreBookPly" => self.ignore_book_ply = parse_check(name, value)?,
+            "FlippedBook" => self.book.flipped = parse_check(name, value)?,
+            "PvInterval" => self.pv_interval = parse_spin(name, value)? as u64,
+            "ConsiderationMode" => self.consideration_mode = parse_check(name, value)?,
+            "OutputFailLHPV" => self.output_fail_lh_pv = parse_check(name, value)?,
+            "DepthLimit" => self.depth_limit = parse_spin(name, value)? as u64,
+            "NodesLimit" => self.nodes_limit = parse_spin(name, value)? as u64,
             "DobutsuRepetition" => {
                 self.dobutsu_repetition =
                     REPETITION_NAMES.iter().find(|r| r.0 == value).map(|r| r.1).ok_or_else(|| {
@@ -377,7 +480,82 @@ impl Options {
             resign_value: self.resign_value,
             network: self.evaluation(),
             incremental: true,
+            pv_interval_ms: self.pv_interval,
+            consideration_mode: self.consideration_mode,
+            output_fail_lh_pv: self.output_fail_lh_pv,
         }
+    }
+
+    /// The book the options name (`BookFile`, in `BookDir` when relative), and how to read it;
+    /// `None` when there is none or `USI_OwnBook` is off.
+    pub fn book_source(&self) -> Option<BookSource> {
+        if !self.own_book || self.book_file.is_empty() || self.book_file.eq_ignore_ascii_case(NO_BOOK) {
+            return None;
+        }
+        let file = Path::new(&self.book_file);
+        let path = if self.book_dir.is_empty() || file.is_absolute() {
+            file.to_path_buf()
+        } else {
+            Path::new(&self.book_dir).join(file)
+        };
+        Some(BookSource {
+            path: path.display().to_string(),
+            on_the_fly: self.book_on_the_fly,
+            ignore_ply: self.ignore_book_ply,
+        })
+    }
+
+    /// The current value of the option `name` as `setoption` would set it (`getoption`).
+    pub fn value_of(&self, name: &str) -> Option<String> {
+        let rule = || RULE_NAMES.iter().find(|r| r.1 == self.entering_king_rule).map(|r| r.0.to_string());
+        let text = |s: &str| if s.is_empty() { "<empty>".to_string() } else { s.to_string() };
+        Some(match name {
+            "USI_Hash" => self.hash_mb.to_string(),
+            "USI_Ponder" => self.ponder.to_string(),
+            "Threads" => self.threads.to_string(),
+            "MultiPV" => self.multipv.to_string(),
+            "NetworkDelay" => self.network_delay.to_string(),
+            "MinimumThinkingTime" => self.minimum_thinking_time.to_string(),
+            "MaxMovesToDraw" => self.max_moves_to_draw.to_string(),
+            "EnteringKingRule" => rule()?,
+            "ResignValue" => self.resign_value.to_string(),
+            "DrawValue" => self.draw_value.to_string(),
+            "SearchAlgorithm" => SearchAlgorithm::NAMES[self.algorithm as usize].to_string(),
+            "UCI_Variant" => (if self.variant == Variant::Shogi { "shogi" } else { "dobutsu" }).to_string(),
+            "DobutsuTable" => text(&self.dobutsu_table),
+            "DobutsuRepetition" => {
+                REPETITION_NAMES.iter().find(|r| r.1 == self.dobutsu_repetition).map(|r| r.0.to_string())?
+            }
+            "USI_OwnBook" => self.own_book.to_string(),
+            "BookFile" => text(&self.book_file),
+            "BookDir" => text(&self.book_dir),
+            "BookMoves" => self.book.max_ply.to_string(),
+            "BookIgnoreRate" => self.book.ignore_rate.to_string(),
+            "BookEvalDiff" => self.book.eval_diff.to_string(),
+            "BookEvalBlackLimit" => self.book.black_limit.to_string(),
+            "BookEvalWhiteLimit" => self.book.white_limit.to_string(),
+            "BookDepthLimit" => self.book.depth_limit.to_string(),
+            "BookOnTheFly" => self.book_on_the_fly.to_string(),
+            "ConsiderBookMoveCount" => self.book.consider_count.to_string(),
+            "BookPvMoves" => self.book.pv_moves.to_string(),
+            "IgnoreBookPly" => self.ignore_book_ply.to_string(),
+            "FlippedBook" => self.book.flipped.to_string(),
+            "PvInterval" => self.pv_interval.to_string(),
+            "ConsiderationMode" => self.consideration_mode.to_string(),
+            "OutputFailLHPV" => self.output_fail_lh_pv.to_string(),
+            "DepthLimit" => self.depth_limit.to_string(),
+            "NodesLimit" => self.nodes_limit.to_string(),
+            "EvalFile" if !cfg!(feature = "material") => self.eval_file.clone(),
+            "EvalDir" if !cfg!(feature = "material") => text(&self.eval_dir),
+            "FV_SCALE" if !cfg!(feature = "material") => self.fv_scale.to_string(),
+            "UseNNUE" if !cfg!(feature = "material") => self.use_nnue.to_string(),
+            _ => return None,
+        })
+    }
+
+    /// Every declared option's name, in the order `usi` lists them.
+    pub fn names(&self) -> Vec<String> {
+        self.declarations().iter().filter_map(|l| l.split(' ').nth(2).map(str::to_string)).collect()
     }
 }
 
@@ -401,7 +579,7 @@ mod tests {
         assert!(o.set("USI_Hash", "0").is_err());
         assert!(o.set("USI_Hash", "lots").is_err());
         assert_eq!(o.hash_mb, 64);
-        assert!(o.set("EnteringKingRule", "TryRule").is_err());
+        assert!(o.set("EnteringKingRule", "TryRules").is_err());
         assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
         o.set("SearchAlgorithm", "Minimax").unwrap();
         assert_eq!(o.algorithm, SearchAlgorithm::Minimax);

@@ -47,6 +47,11 @@ pub(crate) struct MainThreadDuties {
     pub events: Sender<SearchEvent>,
     pub node_limit: Option<u64>,
     pub last_progress_ms: u64,
+    /// When the last `Pv` event was sent, in ms after the `go` (0 before the first).
+    pub last_pv_ms: u64,
+    /// The last line sent: shown again, with the nodes and time of the moment, when an
+    /// iteration runs `pv_interval_ms` without a new one.
+    pub shown_line: Option<super::PvInfo>,
 }
 
 pub(crate) struct Worker<'a> {
@@ -235,6 +240,16 @@ impl<'a> Worker<'a> {
             if !shared.pondering.load(Ordering::Relaxed) && on_clock >= b.maximum.as_millis() as u64 {
                 shared.stopped_by_clock.store(true, Ordering::Relaxed);
                 shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        let interval = self.opts.pv_interval_ms;
+        if interval > 0 && elapsed >= main.last_pv_ms + interval {
+            if let Some(line) = main.shown_line.as_mut() {
+                line.nodes = shared.total_nodes();
+                line.hashfull = self.tt.hashfull();
+                line.time_ms = elapsed;
+                main.last_pv_ms = elapsed;
+                let _ = main.events.send(SearchEvent::Pv(line.clone()));
             }
         }
         if elapsed >= main.last_progress_ms + 1000 {

@@ -150,7 +150,9 @@ Games:
   --random-opening PLIES   a random quiet opening of PLIES plies per pair instead of a file
   --seed N                 seed for opening order and random openings (default: from the clock)
   --max-moves N            draw when N moves have been played (default 320)
-  --entering-king RULE     csa27 (default), csa24 or none: how `bestmove win` is judged
+  --entering-king RULE     csa27 (default), csa24, csa27h, csa24h (handicap: White needs less by
+                           the material missing), try (a king move onto 5a / 5i wins) or none:
+                           how `bestmove win` and tries are judged
   --variant GAME           shogi (default) or dobutsu: engines get `setoption name UCI_Variant
                            value dobutsu`, the shomei Dobutsu rules adjudicate, openings are the
                            start position (or --random-opening / a file of Dobutsu lines)
@@ -391,8 +393,15 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
                     entering_king = match value.to_ascii_lowercase().as_str() {
                         "csa27" | "27" => EnteringKingRule::Csa27,
                         "csa24" | "24" => EnteringKingRule::Csa24,
+                        "csa27h" | "27h" => EnteringKingRule::Csa27H,
+                        "csa24h" | "24h" => EnteringKingRule::Csa24H,
+                        "try" => EnteringKingRule::Try,
                         "none" => EnteringKingRule::None,
-                        v => return Err(format!("--entering-king: '{v}' is not csa27, csa24 or none")),
+                        v => {
+                            return Err(format!(
+                                "--entering-king: '{v}' is not csa27, csa24, csa27h, csa24h, try or none"
+                            ))
+                        }
                     }
                 }
                 "--variant" => {

@@ -6,7 +6,9 @@
 //!   sennichite draws, or loses for the side that checked throughout; the move limit draws;
 //!   in Dobutsu, a captured Lion or a safe Try against loses, and repetition draws per the rule;
 //! - on the engine's answer: `resign` loses; `win` is checked against the entering-king rule
-//!   (a false declaration loses); an illegal or malformed move loses; a late answer loses on time;
+//!   (a false declaration loses; under the try rule every `win` is false); an illegal or
+//!   malformed move loses; a late answer loses on time; under the try rule, a king move onto the
+//!   try square wins;
 //! - a crash, or no `usiok` / `readyok` / `bestmove` in time, loses for that engine.
 
 use crate::cli::EngineConfig;
@@ -15,8 +17,9 @@ use crate::engine::{shutdown_all, EngineProcess, StderrLog, WaitError};
 use crate::openings::Opening;
 use crate::rules::{Board, Repetition, Variant};
 use crossbeam_channel::Receiver;
+use shomei::shogi::rules::try_square;
 use shomei::shogi::{Declaration, EnteringKingRule, MoveError};
-use shomei::{Color, Position};
+use shomei::{Color, PieceKind, Position};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Rules and limits shared by every game of a match.
@@ -85,7 +88,8 @@ pub enum EndReason {
     NoResponse,
     /// Dobutsu: the side to move's Lion was captured.
     LionCaptured,
-    /// Dobutsu: the opposing Lion reached the far rank and cannot be captured.
+    /// Dobutsu: the opposing Lion reached the far rank and cannot be captured. Shogi under the
+    /// try rule: the opposing king moved onto its try square.
     Try,
 }
 
@@ -230,7 +234,9 @@ pub fn judge_declaration(pos: &Position, rule: EnteringKingRule) -> Outcome {
     let us = pos.side_to_move();
     let (points, pieces) = pos.declaration_points(us);
     let facts = format!("{points} points, {pieces} pieces in the camp, rule {rule:?}");
-    match pos.declaration(rule) {
+    // Under the try rule the try is a move: there is nothing to declare.
+    let verdict = if rule == EnteringKingRule::Try { Declaration::Invalid } else { pos.declaration(rule) };
+    match verdict {
         Declaration::Win => Outcome {
             winner: Some(us),
             reason: EndReason::Declaration,
@@ -251,6 +257,20 @@ pub fn judge_declaration(pos: &Position, rule: EnteringKingRule) -> Outcome {
             ),
         },
     }
+}
+
+/// Under the try rule, the win of the side that just moved if that move took its king onto its
+/// try square; the move was legal, so the square was safe.
+pub fn judge_try(pos: &Position, rule: EnteringKingRule) -> Option<Outcome> {
+    let mover = !pos.side_to_move();
+    let m = pos.last_move()?;
+    let reached =
+        !m.is_drop() && m.to() == try_square(mover) && pos.piece_on(m.to()).kind() == PieceKind::King;
+    (rule == EnteringKingRule::Try && reached).then(|| Outcome {
+        winner: Some(mover),
+        reason: EndReason::Try,
+        detail: format!("{} moved its king onto the try square {}", color_name(mover), m.to()),
+    })
 }
 
 fn tail_note(p: &EngineProcess) -> String {
@@ -444,7 +464,10 @@ impl Table<'_> {
         match self.pos.play_usi(text) {
             Ok(()) => {
                 self.moves.push(PlayedMove { mv: text.to_string(), time: Some(elapsed) });
-                Ok(None)
+                match &self.pos {
+                    Board::Shogi(pos) => Ok(judge_try(pos, self.settings.entering_king)),
+                    Board::Dobutsu { .. } => Ok(None),
+                }
             }
             Err(why) => {
                 let shown: String = line.chars().take(80).collect();
@@ -614,6 +637,24 @@ mod tests {
         assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
         let o = judge_declaration(&Position::startpos(), EnteringKingRule::Csa27);
         assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
+        // The try rule has no declaration.
+        let o = judge_declaration(&pos, EnteringKingRule::Try);
+        assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
+    }
+
+    #[test]
+    fn judges_tries() {
+        let mut pos = Position::from_sfen("9/4K4/9/9/9/9/9/9/4k4 b 2r2b4g4s4n4l18p 1").unwrap();
+        let m = pos.parse_move("5b5a").unwrap();
+        pos.do_move(m);
+        let o = judge_try(&pos, EnteringKingRule::Try).unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Color::Black), EndReason::Try));
+        assert!(judge_try(&pos, EnteringKingRule::Csa27).is_none());
+        // Any other move, by the king or not, is no try.
+        let mut pos = Position::from_sfen("9/4K4/9/9/9/9/9/9/4k4 b 2r2b4g4s4n4l18p 1").unwrap();
+        let m = pos.parse_move("5b4a").unwrap();
+        pos.do_move(m);
+        assert!(judge_try(&pos, EnteringKingRule::Try).is_none());
     }
 
     #[test]
