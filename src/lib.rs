@@ -6,7 +6,7 @@
 //! opening books (read, chosen from, and made by searching: `shomei book`), `bench` the fixed
 //! search signature, `learn` the training data (its format and the self-play generator,
 //! `shomei gensfen`), `dobutsu` the 3x4 variant, `game` the reference searches both games share
-//! (and the move list), `rng` the seeded random generator, and `pages` the large-page advice
+//! (and the move list), `rng` the seeded random generator, `sha256` the checksum of files, and `pages` the large-page advice
 //! for the big tables.
 //! Dependencies point down that list: `usi`, `book`, `bench` and `learn` use `search`, which
 //! uses `mate`, `eval` and `shogi`, which use `types` (and `rng`, for the Zobrist keys). Only
@@ -29,6 +29,7 @@ pub mod mate;
 mod pages;
 pub mod rng;
 pub mod search;
+pub mod sha256;
 pub mod shogi;
 pub mod types;
 pub mod usi;

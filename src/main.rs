@@ -35,7 +35,13 @@ fn nnue_command(args: &[String]) -> ExitCode {
     use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
     let usage =
         "usage: shomei nnue random <arch> <seed> <file>   (arch: halfkp_256x2-32-32, halfkp_512x2-16-32, \
-                 halfkp_1024x2-8-32 or halfkp_1024x2-8-64)";
+                 halfkp_1024x2-8-32 or halfkp_1024x2-8-64)\n       shomei nnue upgrade <in> <out>   \
+                 (a shomei network rewritten in the current format, with its checksum)";
+    if let [verb, input, output] = args {
+        if verb == "upgrade" {
+            return upgrade_network(input, output);
+        }
+    }
     let parsed = match args {
         [verb, arch, seed, file] if verb == "random" => {
             Arch::from_name(arch).zip(seed.parse::<u64>().ok()).map(|(arch, seed)| (arch, seed, file))
@@ -58,6 +64,28 @@ fn nnue_command(args: &[String]) -> ExitCode {
         }
         Err(e) => {
             eprintln!("cannot write {file}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `shomei nnue upgrade IN OUT`: a shomei network of any format this build reads, written in
+/// the current one (format 2, which ends with a checksum). The weights are the same bytes.
+fn upgrade_network(input: &str, output: &str) -> ExitCode {
+    let net = match shomei::eval::nnue::load_shomei(std::path::Path::new(input)) {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match std::fs::write(output, net.to_bytes()) {
+        Ok(()) => {
+            eprintln!("wrote {output}: format {}", shomei::eval::nnue::network::VERSION);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cannot write {output}: {e}");
             ExitCode::FAILURE
         }
     }

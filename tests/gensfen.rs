@@ -214,7 +214,7 @@ fn shards_with_a_manifest_join_into_one_runs_file_and_resume() {
             let listed = &manifest.shards[i];
             assert_eq!(listed.first_game, 2 * i as u64);
             assert_eq!(listed.positions * RECORD_SIZE as u64, bytes.len() as u64);
-            assert_eq!(listed.sha256, shomei::learn::sha256::hex(&shomei::learn::sha256::digest(&bytes)));
+            assert_eq!(listed.sha256, shomei::sha256::hex(&shomei::sha256::digest(&bytes)));
         }
         joined.extend(bytes);
     }

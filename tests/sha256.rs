@@ -1,9 +1,9 @@
-//! `learn::sha256` against the `sha2` crate: messages of every length from 0 to 300 bytes (each
+//! `sha256` against the `sha2` crate: messages of every length from 0 to 300 bytes (each
 //! padding case) and long ones, hashed whole and fed in uneven pieces.
 
 use sha2::{Digest, Sha256 as Oracle};
-use shomei::learn::sha256::{digest, file_hex, hex, Sha256};
 use shomei::rng::Rng;
+use shomei::sha256::{digest, file_hex, hex, Sha256};
 
 #[test]
 fn sha256_agrees_with_the_sha2_crate() {

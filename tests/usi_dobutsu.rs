@@ -289,3 +289,62 @@ fn losing_side_takes_a_draw_by_repetition() {
     e.expect_line(|l| l.starts_with("info string error:") && l.contains("DobutsuRepetition"), REPLY);
     e.quit();
 }
+
+#[test]
+fn a_table_takes_effect_by_the_next_go_and_a_damaged_one_is_refused() {
+    let root = Position::from_sfen("1l1/1c1/1C1/1L1 b - 1").unwrap();
+    let (table, _) = solve(&root, SolveOptions { threads: 2, progress: false });
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("shomei-usi-dobutsu-next-go-{}.tbl", std::process::id()));
+    table.save(&path).unwrap();
+    let (won, v) = table
+        .positions()
+        .find(|(p, v)| {
+            matches!(v, Value::Win(d) if (3..=9).contains(d))
+                && p.status() == shomei::dobutsu::Status::Ongoing
+        })
+        .expect("the sub-game has short wins");
+    let Value::Win(d) = v else { unreachable!() };
+    let mate = format!("score mate {d} ");
+    // No isready between the options and the go, as scripts send it.
+    let mut e = Engine::spawn();
+    e.send("setoption name UCI_Variant value dobutsu");
+    e.send(&format!("setoption name DobutsuTable value {}", path.display()));
+    e.send(&format!("position sfen {}", won.to_sfen()));
+    e.send("go byoyomi 1000");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string Dobutsu table") && l.contains("perfect play")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("warning")), "format 2 has a checksum: {lines:?}");
+    assert!(lines.iter().any(|l| l.contains(&mate)), "{lines:?}");
+    // One flipped bit: refused with the reason, the table in use kept.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let damaged = dir.join(format!("shomei-usi-dobutsu-damaged-{}.tbl", std::process::id()));
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    std::fs::write(&damaged, &bytes).unwrap();
+    e.send(&format!("setoption name DobutsuTable value {}", damaged.display()));
+    e.send("go byoyomi 300");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    assert!(lines.iter().any(|l| l.starts_with("info string error:") && l.contains("checksum")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(&mate)), "the table in use was not kept: {lines:?}");
+    // Format 1 (no checksum) is read, with a warning.
+    let mut old = std::fs::read(&path).unwrap();
+    old.truncate(old.len() - 32);
+    old[..16].copy_from_slice(b"SHOMEI-DOBUTSU-1");
+    let unchecked = dir.join(format!("shomei-usi-dobutsu-v1-{}.tbl", std::process::id()));
+    std::fs::write(&unchecked, &old).unwrap();
+    e.send(&format!("setoption name DobutsuTable value {}", unchecked.display()));
+    let ready = e.sync();
+    assert!(
+        ready.iter().any(|l| l.contains("perfect play; warning: a table of format 1 has no checksum")),
+        "{ready:?}"
+    );
+    e.assert_clean_stderr();
+    e.quit();
+    for p in [path, damaged, unchecked] {
+        std::fs::remove_file(p).ok();
+    }
+}

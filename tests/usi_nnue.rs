@@ -110,6 +110,28 @@ fn unusable_files_are_reported_and_the_evaluator_in_use_is_kept() {
     if search_signature(&mut e) != with_net {
         e.fail("a refused file changed the evaluator in use");
     }
+    // One flipped bit in a weight: the checksum refuses it, naming the mismatch.
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x08;
+    let one_bit = dir.join("one-bit.nnue");
+    std::fs::write(&one_bit, &flipped).unwrap();
+    let reply = set(&mut e, "EvalFile", &one_bit.display().to_string());
+    if !reply.starts_with("info string error: ") || !reply.contains("checksum") {
+        e.fail("a file with one flipped bit is not refused for its checksum");
+    }
+    if search_signature(&mut e) != with_net {
+        e.fail("a refused file changed the evaluator in use");
+    }
+    // Format 1 (no checksum) is read, with a warning.
+    let old = dir.join("format1.nnue");
+    std::fs::write(&old, random_network(31).to_unchecked_bytes()).unwrap();
+    let reply = set(&mut e, "EvalFile", &old.display().to_string());
+    if reply.starts_with("info string error") || !reply.contains("warning: format 1 has no checksum") {
+        e.fail("a format-1 file is not read with a warning");
+    }
+    if search_signature(&mut e) != with_net {
+        e.fail("the same weights in format 1 search differently");
+    }
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,6 +30,14 @@ fn usi_hash_larger_than_memory_is_reported_and_the_engine_keeps_running() {
     e.send("position startpos");
     e.send("go depth 3");
     expect_legal_bestmove(&mut e, "startpos", SEARCH);
+    // Without isready the size is applied at the next go: tried there, reported, and the search
+    // answers with the table it has.
+    e.send("setoption name USI_Hash value 16384");
+    e.send("go depth 3");
+    let lines = e.collect_until(is_bestmove, SEARCH);
+    if !lines.iter().any(|l| l.starts_with("info string error: cannot allocate 16384 MB")) {
+        e.fail("USI_Hash was not applied at the go that followed it");
+    }
     e.quit();
 }
 

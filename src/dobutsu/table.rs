@@ -6,10 +6,12 @@
 //! that can capture the opposing Lion wins in 1 ply; a side whose Lion is gone, whose opponent
 //! made a safe Try, or with no move, has lost (0 plies).
 //!
-//! File layout (little endian): magic `SHOMEI-DOBUTSU-1` (16 bytes), `u64` index-space size,
+//! File layout (little endian): magic `SHOMEI-DOBUTSU-2` (16 bytes), `u64` index-space size,
 //! `u64` number of held positions, the bitmap (`u64` words), then one value byte per held
 //! position in index order: 0 = draw, `d + 1` = the game ends after `d` plies of perfect play
-//! (odd `d`: the side to move wins, even `d`: it loses).
+//! (odd `d`: the side to move wins, even `d`: it loses), and last the SHA-256 of every byte
+//! before it, so that a damaged table is refused. Tables of format 1 (`SHOMEI-DOBUTSU-1`, the
+//! same without the checksum) are still read; their damage cannot be seen.
 
 use super::index::{index_of, SIZE};
 use super::movegen::legal_moves;
@@ -18,7 +20,47 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-const MAGIC: &[u8; 16] = b"SHOMEI-DOBUTSU-1";
+const MAGIC: &[u8; 16] = b"SHOMEI-DOBUTSU-2";
+/// The magic of format 1, without the checksum.
+const MAGIC_UNCHECKED: &[u8; 16] = b"SHOMEI-DOBUTSU-1";
+
+/// A writer or reader that hashes the bytes going through it.
+struct Hashing<T> {
+    inner: T,
+    hash: crate::sha256::Sha256,
+}
+
+impl<T> Hashing<T> {
+    fn new(inner: T) -> Hashing<T> {
+        Hashing { inner, hash: crate::sha256::Sha256::new() }
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Whether the table file at `path` is of format 1, whose damage cannot be detected.
+pub fn is_unchecked_file(path: &Path) -> bool {
+    let mut magic = [0u8; 16];
+    File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC_UNCHECKED
+}
 
 /// The game-theoretic value of a position for the side to move, with perfect play and no
 /// repetition rule: the number of plies until the game ends.
@@ -145,9 +187,9 @@ impl Table {
         })
     }
 
-    /// Writes the table.
+    /// Writes the table (format 2, with its checksum).
     pub fn save(&self, path: &Path) -> io::Result<()> {
-        let mut w = BufWriter::with_capacity(1 << 20, File::create(path)?);
+        let mut w = Hashing::new(BufWriter::with_capacity(1 << 20, File::create(path)?));
         w.write_all(MAGIC)?;
         w.write_all(&SIZE.to_le_bytes())?;
         w.write_all(&(self.values.len() as u64).to_le_bytes())?;
@@ -156,16 +198,19 @@ impl Table {
             w.write_all(&bytes)?;
         }
         w.write_all(&self.values)?;
-        w.flush()
+        let digest = w.hash.finish();
+        w.inner.write_all(&digest)?;
+        w.inner.flush()
     }
 
     /// Reads a table written by `save` (for example by `shomei dobutsu solve --out FILE`).
     pub fn load(path: &Path) -> io::Result<Table> {
         let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("dobutsu table: {what}"));
-        let mut r = BufReader::with_capacity(1 << 20, File::open(path)?);
+        let mut r = Hashing::new(BufReader::with_capacity(1 << 20, File::open(path)?));
         let mut magic = [0u8; 16];
         r.read_exact(&mut magic)?;
-        if &magic != MAGIC {
+        let checked = &magic == MAGIC;
+        if !checked && &magic != MAGIC_UNCHECKED {
             return Err(bad("not a shomei dobutsu table"));
         }
         let mut word = [0u8; 8];
@@ -175,6 +220,9 @@ impl Table {
         }
         r.read_exact(&mut word)?;
         let held = u64::from_le_bytes(word) as usize;
+        if held as u64 > SIZE {
+            return Err(bad("more positions held than the index space has"));
+        }
         let words = SIZE.div_ceil(64) as usize;
         let mut raw = vec![0u8; words * 8];
         r.read_exact(&mut raw)?;
@@ -183,6 +231,17 @@ impl Table {
         drop(raw);
         let mut values = vec![0u8; held];
         r.read_exact(&mut values)?;
+        if checked {
+            let computed = r.hash.finish();
+            let mut stored = [0u8; 32];
+            r.inner.read_exact(&mut stored)?;
+            if stored != computed {
+                return Err(bad("damaged: its checksum does not match its contents"));
+            }
+        }
+        if r.inner.read(&mut [0u8; 1])? != 0 {
+            return Err(bad("bytes after the end of the table"));
+        }
         let total: u64 = bits.iter().map(|w| w.count_ones() as u64).sum();
         if total as usize != held {
             return Err(bad("bitmap and value count disagree"));

@@ -7,10 +7,9 @@
 //!   search score, best move, game ply and game result.
 //! - `gensfen`: `shomei gensfen`, self-play that writes those records, seeded and resumable,
 //!   in shards with a manifest for data made on many machines.
-//! - `sha256`: the checksum the shard manifest records.
+//! - the shard manifest records each shard's SHA-256 (`crate::sha256`).
 
 pub mod gensfen;
 pub mod move16;
 pub mod packed;
 pub mod record;
-pub mod sha256;

@@ -29,31 +29,47 @@ pub enum MateEvent {
     },
 }
 
-/// A solve running on its own thread, with a table of its own that is freed when it ends.
+/// The solver a `MateJob` works with: one kept from an earlier solve (its table is reused: each
+/// solve starts a new generation of it), or a new one with a table of this many megabytes.
+pub enum MateTable {
+    /// A solver kept from the last solve.
+    Kept(MateSolver),
+    /// Allocate a solver with a table of this many megabytes.
+    New(usize),
+}
+
+/// A solve running on its own thread. Its solver (and table) comes back from `finish`, to be
+/// kept for the next solve of the same size.
 pub struct MateJob {
     stop: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    handle: JoinHandle<Option<MateSolver>>,
 }
 
 impl MateJob {
-    /// Starts solving `pos` within `limits` with a table of `hash_mb` megabytes; the events go
-    /// to `events`.
-    pub fn start(pos: Position, limits: MateLimits, hash_mb: usize, events: Sender<MateEvent>) -> MateJob {
+    /// Starts solving `pos` within `limits` with `table`; the events go to `events`.
+    pub fn start(pos: Position, limits: MateLimits, table: MateTable, events: Sender<MateEvent>) -> MateJob {
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
         let handle = std::thread::Builder::new()
             .name("mate".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let Some(mut solver) = MateSolver::try_new(hash_mb) else {
-                    let _ = events.send(MateEvent::NoMemory { hash_mb });
-                    return;
+                let mut solver = match table {
+                    MateTable::Kept(solver) => solver,
+                    MateTable::New(hash_mb) => match MateSolver::try_new(hash_mb) {
+                        Some(solver) => solver,
+                        None => {
+                            let _ = events.send(MateEvent::NoMemory { hash_mb });
+                            return None;
+                        }
+                    },
                 };
                 let mut progress = |p: MateProgress| {
                     let _ = events.send(MateEvent::Progress(p));
                 };
                 let result = solver.solve(&pos, limits, &thread_stop, &mut progress);
                 let _ = events.send(MateEvent::Done { result, stats: solver.stats() });
+                Some(solver)
             })
             .expect("the mate thread starts");
         MateJob { stop, handle }
@@ -69,10 +85,10 @@ impl MateJob {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Stops and waits for the thread; its last events are in the channel afterwards, and its
-    /// table's memory is free.
-    pub fn finish(self) {
+    /// Stops and waits for the thread; its last events are in the channel afterwards. Returns
+    /// its solver, to keep or drop (`None` if it had none: no memory).
+    pub fn finish(self) -> Option<MateSolver> {
         self.stop();
-        let _ = self.handle.join();
+        self.handle.join().ok().flatten()
     }
 }

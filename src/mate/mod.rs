@@ -40,7 +40,7 @@ mod one;
 mod pv;
 mod tt;
 
-pub use job::{MateEvent, MateJob};
+pub use job::{MateEvent, MateJob, MateTable};
 pub use moves::{generate_checks, has_evasion};
 pub use one::mate_in_one;
 pub use pv::verify_line;
@@ -119,6 +119,9 @@ pub struct MateStats {
 /// A df-pn tsume solver with its own table of about `hash_mb` megabytes.
 pub struct MateSolver {
     table: tt::Table,
+    /// The size asked for, in megabytes: a solver is kept for the next solve of that size.
+    hash_mb: usize,
+    solves: u64,
     stats: MateStats,
 }
 
@@ -132,7 +135,22 @@ impl MateSolver {
     /// A solver with a table of about `hash_mb` megabytes, or `None` when that much memory
     /// cannot be had.
     pub fn try_new(hash_mb: usize) -> Option<MateSolver> {
-        Some(MateSolver { table: tt::Table::try_new(hash_mb)?, stats: MateStats::default() })
+        Some(MateSolver {
+            table: tt::Table::try_new(hash_mb)?,
+            hash_mb,
+            solves: 0,
+            stats: MateStats::default(),
+        })
+    }
+
+    /// The size of its table as asked for, in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// How many solves this solver has run (with its one table).
+    pub fn solves(&self) -> u64 {
+        self.solves
     }
 
     /// Numbers of the last `solve`.
@@ -150,6 +168,7 @@ impl MateSolver {
         progress: &mut dyn FnMut(MateProgress),
     ) -> MateResult {
         let start = Instant::now();
+        self.solves += 1;
         self.table.new_search();
         self.stats = MateStats::default();
         let attacker = pos.side_to_move();

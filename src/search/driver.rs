@@ -130,13 +130,16 @@ fn rule_win(pos: &Position, rule: EnteringKingRule) -> Option<BestMove> {
     (pos.declaration(rule) == Declaration::Win).then_some(BestMove::Win)
 }
 
-/// The memory a search works with: the shared table, and the size of the root mate search's.
+/// The memory a search works with: the shared table, and the size of the root mate search's
+/// with the solver kept from the last search (reused while its size is right).
 pub(crate) struct Tables {
     pub tt: Arc<TranspositionTable>,
     pub root_mate_mb: usize,
+    pub root_mate: Option<MateSolver>,
 }
 
-/// Entry point of the search thread. Returns the threads' histories for the next search.
+/// Entry point of the search thread. Returns the threads' histories and the root mate solver,
+/// for the next search.
 pub(crate) fn run(
     pos: Position,
     limits: Limits,
@@ -145,21 +148,22 @@ pub(crate) fn run(
     shared: Arc<Shared>,
     mut histories: Vec<History>,
     events: Sender<SearchEvent>,
-) -> Vec<History> {
-    let Tables { tt, root_mate_mb } = tables;
+) -> (Vec<History>, Option<MateSolver>) {
+    let Tables { tt, root_mate_mb, mut root_mate } = tables;
     let rms = root_moves(&pos, &limits);
     let rule_win = rule_win(&pos, opts.entering_king_rule);
     if rms.is_empty() || rule_win.is_some() {
         wait_for_release(&shared, &limits);
         let best = rule_win.unwrap_or(BestMove::Resign);
         let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0, deadline_ms: None });
-        return histories;
+        return (histories, root_mate);
     }
     let budget = shared.budget();
 
     // A short proof-number search first: it finds mates far beyond the alpha-beta horizon.
     if opts.algorithm == SearchAlgorithm::Full && limits.searchmoves.is_empty() {
-        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, root_mate_mb, &shared) {
+        let root_table = (root_mate_mb, &mut root_mate);
+        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, root_table, &shared) {
             let mut rm = RootMove::new(line[0]);
             rm.score = mate_in(line.len());
             rm.pv = line;
@@ -170,7 +174,7 @@ pub(crate) fn run(
             let ponder = rm.pv.get(1).copied();
             let done = SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes, deadline_ms: None };
             let _ = events.send(done);
-            return histories;
+            return (histories, root_mate);
         }
     }
 
@@ -231,7 +235,7 @@ pub(crate) fn run(
     let _ = events.send(SearchEvent::Done { best: answer, ponder, nodes, deadline_ms });
     let mut out = vec![main_history_back.unwrap_or_default()];
     out.extend(helper_histories);
-    out
+    (out, root_mate)
 }
 
 /// Time for the root mate search: an eighth of the optimum, at most half a second; none for
@@ -249,21 +253,27 @@ fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Durat
 }
 
 /// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
-/// with the nodes searched. The solver returns only lines it has played through
-/// (`mate::verify_line`: non-empty, every move legal), and the protocol checks every `bestmove`
-/// before sending it, so the first move is not checked again here.
+/// with the nodes searched. `table` is the table's size in MB and the solver kept from the last
+/// search, reused when it has that size (allocated otherwise). The solver returns only lines it
+/// has played through (`mate::verify_line`: non-empty, every move legal), and the protocol
+/// checks every `bestmove` before sending it, so the first move is not checked again here.
 fn root_mate_search(
     pos: &Position,
     limits: &Limits,
     budget: Option<TimeBudget>,
-    table_mb: usize,
+    table: (usize, &mut Option<MateSolver>),
     shared: &Shared,
 ) -> Option<(Vec<Move>, u64)> {
     let time = root_mate_budget(limits, budget)?;
+    let (table_mb, kept) = table;
     if table_mb == 0 {
         return None;
     }
-    let mut solver = MateSolver::try_new(table_mb)?;
+    if kept.as_ref().is_none_or(|s| s.hash_mb() != table_mb) {
+        *kept = None;
+        *kept = Some(MateSolver::try_new(table_mb)?);
+    }
+    let solver = kept.as_mut()?;
     let mate_limits = MateLimits { time: Some(time), nodes: None };
     match solver.solve(pos, mate_limits, &shared.stop, &mut |_| {}) {
         MateResult::Mate(line) => Some((line, solver.stats().nodes)),

@@ -10,6 +10,7 @@ use super::time::{self, Lateness, TimeBudget, TimeControl, TimeOptions};
 use super::tt::TranspositionTable;
 use super::value::Value;
 use super::{Limits, SearchAlgorithm, SearchEvent, SearchOptions};
+use crate::mate::MateSolver;
 use crate::shogi::Position;
 use crate::types::Color;
 use crossbeam_channel::Sender;
@@ -28,7 +29,9 @@ pub struct Searcher {
     released: bool,
     histories: Vec<History>,
     shared: Option<Arc<Shared>>,
-    handle: Option<JoinHandle<Vec<History>>>,
+    /// The root's short df-pn solver, kept with its table between searches.
+    root_mate: Option<MateSolver>,
+    handle: Option<JoinHandle<(Vec<History>, Option<MateSolver>)>>,
     /// What the running search's time budget depends on besides the clock, for `ponderhit`.
     time_context: TimeContext,
     /// How late answers have landed after their hard limit.
@@ -72,6 +75,7 @@ impl Searcher {
             released: false,
             histories: Vec::new(),
             shared: None,
+            root_mate: None,
             handle: None,
             time_context: TimeContext {
                 side: Color::Black,
@@ -92,7 +96,8 @@ impl Searcher {
             return Ok(());
         }
         let old = self.budget_mb;
-        // Free the old table first, so the new one may use its memory.
+        // Free the old tables first, so the new ones may use their memory.
+        self.root_mate = None;
         self.tt = Arc::new(TranspositionTable::new(0));
         self.released = true;
         let (table, result) = match TranspositionTable::try_new(search_table_mb(budget_mb)) {
@@ -114,6 +119,7 @@ impl Searcher {
     /// empty.
     pub fn release_table(&mut self) -> usize {
         self.wait();
+        self.root_mate = None;
         self.tt = Arc::new(TranspositionTable::new(0));
         self.released = true;
         self.budget_mb
@@ -159,11 +165,12 @@ impl Searcher {
         let tt = Arc::clone(&self.tt);
         let thread_shared = Arc::clone(&shared);
         let root_mate_mb = root_mate_mb(self.budget_mb);
+        let root_mate = self.root_mate.take();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let tables = driver::Tables { tt, root_mate_mb };
+                let tables = driver::Tables { tt, root_mate_mb, root_mate };
                 driver::run(pos, limits, options, tables, thread_shared, histories, events)
             })
             .expect("the search thread starts");
@@ -200,8 +207,9 @@ impl Searcher {
     /// Waits for the running search (if any) to finish, keeping its histories.
     pub fn wait(&mut self) {
         if let Some(h) = self.handle.take() {
-            if let Ok(histories) = h.join() {
+            if let Ok((histories, root_mate)) = h.join() {
                 self.histories = histories;
+                self.root_mate = root_mate;
             }
         }
     }

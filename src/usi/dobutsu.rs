@@ -76,7 +76,13 @@ impl Dobutsu {
         match Table::load(std::path::Path::new(path)) {
             Ok(t) => {
                 self.table = Some(Arc::new(t));
-                Some(format!("info string Dobutsu table {path} loaded: perfect play"))
+                let warning = if crate::dobutsu::table::is_unchecked_file(std::path::Path::new(path)) {
+                    "; warning: a table of format 1 has no checksum, so damage to it cannot be detected \
+                     (`shomei dobutsu solve` writes format 2)"
+                } else {
+                    ""
+                };
+                Some(format!("info string Dobutsu table {path} loaded: perfect play{warning}"))
             }
             // No table at the default place is the normal case before `shomei dobutsu solve`.
             Err(_) if Some(path) == default_path => {

@@ -14,7 +14,7 @@ use command::{parse_command, Command, GoCommand};
 use options::{Options, Variant};
 
 use crate::bench;
-use crate::mate::{MateEvent, MateJob, MateLimits, MateResult};
+use crate::mate::{MateEvent, MateJob, MateLimits, MateResult, MateSolver, MateTable};
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
 use crate::shogi::perft::divide_listing;
 use crate::shogi::Position;
@@ -88,6 +88,10 @@ struct Engine<W: Write> {
     dobutsu: dobutsu::Dobutsu,
     /// The opening book `BookFile` names, once opened.
     book: book::BookState,
+    /// The `go mate` solver of the last solve, kept with its table for the next one while
+    /// `USI_Hash` stays the same. Its table and the search's are never held together: each is
+    /// freed before the other is allocated, so the memory stays within `USI_Hash`.
+    mate_solver: Option<MateSolver>,
 }
 
 impl<W: Write> Engine<W> {
@@ -111,6 +115,7 @@ impl<W: Write> Engine<W> {
             job: None,
             dobutsu: dobutsu::Dobutsu::new(),
             book: book::BookState::new(),
+            mate_solver: None,
         }
     }
 
@@ -155,8 +160,10 @@ impl<W: Write> Engine<W> {
         }));
     }
 
-    /// Resizes the hash table to the option's value; on failure keeps what it has and says so.
+    /// Gives the search its table at the option's size (freeing a kept mate table first); on
+    /// failure keeps what it has and says so.
     fn apply_hash_size(&mut self) {
+        self.mate_solver = None;
         if let Err(e) = self.searcher.resize(self.options.hash_mb) {
             self.options.hash_mb = self.searcher.hash_mb();
             self.error(&e);
@@ -211,14 +218,21 @@ impl<W: Write> Engine<W> {
                 };
                 if !busy {
                     self.finish_mate();
-                    self.apply_hash_size();
+                    // A mate table kept at the current size stays for the next `go mate` (a
+                    // tsume script may send isready between problems); `go` allocates the
+                    // search's when it comes.
+                    if !self.mate_table_kept() {
+                        self.apply_hash_size();
+                    }
                 }
                 self.sync_book(true);
                 self.say("readyok");
             }
             Command::UsiNewGame => {
                 self.finish_search();
-                self.apply_hash_size();
+                if !self.mate_table_kept() {
+                    self.apply_hash_size();
+                }
                 self.searcher.clear();
             }
             Command::SetOption { name, value } => {
@@ -249,13 +263,19 @@ impl<W: Write> Engine<W> {
             }
             Command::Go(GoCommand::Mate(time_ms)) => {
                 self.finish_search();
-                // No game search runs during `go mate`: its table gets the search table's memory.
-                // A USI_Hash changed since the last `isready` applies here too.
-                self.apply_hash_size();
-                let budget_mb = self.searcher.release_table();
+                // No game search runs during `go mate`: its table gets the search table's memory,
+                // the whole `USI_Hash` (changed since the last `isready` or not). The last
+                // solve's table is reused when its size is still right.
+                let table = match self.mate_solver.take() {
+                    Some(kept) if kept.hash_mb() == self.options.hash_mb => MateTable::Kept(kept),
+                    _ => {
+                        self.searcher.release_table();
+                        MateTable::New(self.options.hash_mb)
+                    }
+                };
                 let pos = self.position.clone();
                 let limits = MateLimits { time: time_ms.map(Duration::from_millis), nodes: None };
-                self.state = State::Mate(MateJob::start(pos, limits, budget_mb, self.mate_tx.clone()));
+                self.state = State::Mate(MateJob::start(pos, limits, table, self.mate_tx.clone()));
             }
             Command::Go(GoCommand::Search(limits)) => self.go(limits, received),
             Command::Stop => match &self.state {
@@ -507,11 +527,16 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// Stops a `go mate` and prints what it still had to say. Its table's memory is free after.
+    /// Whether a `go mate` table is kept at the current `USI_Hash` size.
+    fn mate_table_kept(&self) -> bool {
+        self.mate_solver.as_ref().is_some_and(|s| s.hash_mb() == self.options.hash_mb)
+    }
+
+    /// Stops a `go mate` and prints what it still had to say; its solver is kept for the next.
     fn finish_mate(&mut self) {
         match std::mem::replace(&mut self.state, State::Idle) {
             State::Mate(m) => {
-                m.finish();
+                self.mate_solver = m.finish();
                 while let Ok(event) = self.mate_rx.try_recv() {
                     self.handle_mate_event(event);
                 }
@@ -532,12 +557,7 @@ impl<W: Write> Engine<W> {
     fn handle_dobutsu(&mut self, command: &Command, received: Instant) -> bool {
         match command {
             Command::IsReady => {
-                // A running job keeps its own handle on the table it started with.
-                let default = options::default_dobutsu_table();
-                let path = self.options.dobutsu_table.clone();
-                if let Some(line) = self.dobutsu.use_table(&path, Some(&default)) {
-                    self.say(&line);
-                }
+                self.sync_dobutsu_table();
                 self.say("readyok");
             }
             Command::UsiNewGame => self.dobutsu.finish(),
@@ -552,9 +572,11 @@ impl<W: Write> Engine<W> {
                 self.start_job("go perft", job);
             }
             Command::Go(GoCommand::Mate(time_ms)) => {
+                self.sync_dobutsu_table();
                 self.dobutsu.mate(*time_ms, self.job_tx.clone());
             }
             Command::Go(GoCommand::Search(limits)) => {
+                self.sync_dobutsu_table();
                 let time = self.options.search_options().time;
                 self.dobutsu.go(
                     limits.clone(),
@@ -583,6 +605,16 @@ impl<W: Write> Engine<W> {
             _ => return false,
         }
         true
+    }
+
+    /// Reads the Dobutsu table `DobutsuTable` names if it is not the one in use: at `isready`,
+    /// or at the next `go` when none came. A running job keeps the table it started with.
+    fn sync_dobutsu_table(&mut self) {
+        let default = options::default_dobutsu_table();
+        let path = self.options.dobutsu_table.clone();
+        if let Some(line) = self.dobutsu.use_table(&path, Some(&default)) {
+            self.say(&line);
+        }
     }
 
     /// Waits for a running `go perft` or `bench` and prints its result. At end of input a script
@@ -670,5 +702,63 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Sends `line` and, for a `go mate`, waits for its answer and ends the job.
+    fn send(e: &mut Engine<Vec<u8>>, line: &str) {
+        e.handle_line(line, Instant::now());
+        if line.starts_with("go mate") {
+            let events = e.mate_events();
+            loop {
+                let event = events.recv_timeout(Duration::from_secs(30)).expect("go mate answers");
+                let done = matches!(event, MateEvent::Done { .. } | MateEvent::NoMemory { .. });
+                e.handle_mate_event(event);
+                if done {
+                    break;
+                }
+            }
+            e.finish_mate();
+        }
+    }
+
+    fn kept(e: &Engine<Vec<u8>>) -> Option<(usize, u64)> {
+        e.mate_solver.as_ref().map(|s| (s.hash_mb(), s.solves()))
+    }
+
+    #[test]
+    fn go_mate_keeps_its_table_while_the_size_stays_and_gives_it_up_for_the_search() {
+        let mut e = Engine::new(Vec::new());
+        send(&mut e, "setoption name USI_Hash value 8");
+        send(&mut e, "position sfen 3sks3/9/4+P4/9/9/+B8/9/9/9 b S2rb4gs4n4l17p 1");
+        send(&mut e, "go mate 10000");
+        assert_eq!(kept(&e), Some((8, 1)));
+        // The same solver (one table) answers the next problems, isready and usinewgame between.
+        send(&mut e, "isready");
+        send(&mut e, "go mate 10000");
+        send(&mut e, "usinewgame");
+        send(&mut e, "go mate 10000");
+        assert_eq!(kept(&e), Some((8, 3)));
+        // Another size: a new table.
+        send(&mut e, "setoption name USI_Hash value 16");
+        send(&mut e, "go mate 10000");
+        assert_eq!(kept(&e), Some((16, 1)));
+        // isready at a size the kept table does not have gives the memory back to the search.
+        send(&mut e, "setoption name USI_Hash value 8");
+        send(&mut e, "isready");
+        assert_eq!(kept(&e), None);
+        send(&mut e, "go mate 10000");
+        send(&mut e, "position startpos");
+        send(&mut e, "go depth 1");
+        assert_eq!(kept(&e), None, "a search frees the mate table before it allocates its own");
+        e.finish_search();
+        let out = String::from_utf8(e.out.clone()).unwrap();
+        assert_eq!(out.matches("checkmate ").count(), 5, "{out}");
+        assert!(!out.contains("checkmate nomate") && !out.contains("timeout"), "{out}");
     }
 }

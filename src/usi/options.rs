@@ -361,6 +361,9 @@ impl Options {
         let mut report = self.evaluator_report();
         if self.network_source != EMBEDDED {
             report.push_str(&format!(", read in {ms} ms"));
+            if let Some(warning) = nnue::unchecked_file_warning(Path::new(&self.network_source)) {
+                report.push_str(&format!("; warning: {warning}"));
+            }
         }
         Ok(Some(report))
     }

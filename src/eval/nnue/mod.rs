@@ -154,6 +154,20 @@ pub fn load(path: &Path) -> Result<AnyNetwork, String> {
     }
 }
 
+/// A warning for a network file that cannot be checked for damage: shomei's format 1, which
+/// has no checksum (`None` for any other file).
+pub fn unchecked_file_warning(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 12];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    let version = u32::from_le_bytes(head[8..12].try_into().ok()?);
+    (head.starts_with(network::MAGIC) && version == network::VERSION_UNCHECKED).then(|| {
+        "format 1 has no checksum, so damage to it cannot be detected; `shomei nnue upgrade` rewrites it \
+         with one"
+            .to_string()
+    })
+}
+
 /// Reads shomei's own network file at `path` (the trainer's format).
 pub fn load_shomei(path: &Path) -> Result<Network, String> {
     let bytes = read_network_file(path)?;

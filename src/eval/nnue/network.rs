@@ -10,6 +10,8 @@
 //! accumulator size, `u32` length and UTF-8 text of a description (how the net was made), then
 //! `i16` accumulator biases (`L1`), `i16` feature weights (`INPUTS` rows of `L1`, feature by
 //! feature), `i16` output weights (`2 * L1`: side to move first) and one `i32` output bias.
+//! Format 2 ends with the SHA-256 of every byte before it, so that a damaged file (one flipped
+//! bit) is refused; format 1, the same without it, is still read (its damage cannot be seen).
 
 use super::architecture::{ActiveFeatures, Architecture};
 use super::features::{View, INPUTS, MAX_ACTIVE};
@@ -26,17 +28,22 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Evaluation units per unit of the float output.
 pub const OUTPUT_SCALE: i32 = 400;
-/// The file format's version.
-pub const VERSION: u32 = 1;
+/// The file format's version: 2 ends with a checksum.
+pub const VERSION: u32 = 2;
+/// The version without the checksum, still read.
+pub const VERSION_UNCHECKED: u32 = 1;
+/// The length of the checksum that ends a file of format 2.
+const CHECKSUM_LEN: usize = 32;
 /// The first bytes of every file of this format.
 pub const MAGIC: &[u8; 8] = b"SHOMEINN";
 /// The longest description a file may carry.
 pub const MAX_DESCRIPTION: usize = 1 << 16;
 /// The longest network file of this shape: no reader needs more bytes than this to refuse one.
-pub const MAX_FILE_LEN: usize = file_len(MAX_DESCRIPTION);
+pub const MAX_FILE_LEN: usize = file_len(MAX_DESCRIPTION) + CHECKSUM_LEN;
 
-/// The length of a file whose description is `description` bytes long: the 24-byte header, the
-/// description, the `i16` weights and the `i32` output bias.
+/// The length of a format-1 file whose description is `description` bytes long: the 24-byte
+/// header, the description, the `i16` weights and the `i32` output bias (format 2 adds the
+/// checksum).
 const fn file_len(description: usize) -> usize {
     24 + description + 2 * (L1 + INPUTS * L1 + 2 * L1) + 4
 }
@@ -58,6 +65,11 @@ pub struct Network {
     pub out_bias: i32,
     /// How the net was made (data, trainer settings), as stored in the file.
     pub description: String,
+}
+
+/// The first 8 bytes of a checksum, in hex, for messages.
+fn short_hex(digest: &[u8]) -> String {
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 impl fmt::Debug for Network {
@@ -88,13 +100,26 @@ pub enum NetworkError {
     DescriptionLength(u32),
     /// Its weights could overflow the integer arithmetic of inference.
     Overflow(&'static str),
+    /// The checksum at the end does not match the bytes before it: the file is damaged.
+    Checksum {
+        /// The checksum the file carries (hex, first 8 bytes).
+        stored: String,
+        /// The checksum of its contents (hex, first 8 bytes).
+        computed: String,
+    },
 }
 
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetworkError::BadMagic => write!(f, "not a shomei network (no SHOMEINN header)"),
-            NetworkError::Version(v) => write!(f, "network format version {v}, this build reads {VERSION}"),
+            NetworkError::Version(v) => {
+                write!(f, "network format version {v}, this build reads {VERSION_UNCHECKED} and {VERSION}")
+            }
+            NetworkError::Checksum { stored, computed } => write!(
+                f,
+                "network file damaged: its checksum is {stored}..., its contents give {computed}..."
+            ),
             NetworkError::Shape(i, l) => {
                 write!(f, "network of {i} inputs x {l}, this build uses {INPUTS} x {L1}")
             }
@@ -148,7 +173,7 @@ impl Network {
         let (Some(version), Some(inputs), Some(l1), Some(desc_len)) = header else {
             return Err(NetworkError::Length { expected: 24, found: bytes.len() });
         };
-        if version != VERSION {
+        if version != VERSION && version != VERSION_UNCHECKED {
             return Err(NetworkError::Version(version));
         }
         if inputs as usize != INPUTS || l1 as usize != L1 {
@@ -157,9 +182,20 @@ impl Network {
         if desc_len as usize > MAX_DESCRIPTION {
             return Err(NetworkError::DescriptionLength(desc_len));
         }
-        let expected = file_len(desc_len as usize);
+        let checksum_len = if version == VERSION { CHECKSUM_LEN } else { 0 };
+        let expected = file_len(desc_len as usize) + checksum_len;
         if bytes.len() != expected {
             return Err(NetworkError::Length { expected, found: bytes.len() });
+        }
+        if version == VERSION {
+            let (contents, stored) = bytes.split_at(expected - CHECKSUM_LEN);
+            let computed = crate::sha256::digest(contents);
+            if computed.as_slice() != stored {
+                return Err(NetworkError::Checksum {
+                    stored: short_hex(stored),
+                    computed: short_hex(&computed),
+                });
+            }
         }
         let description = r.take(desc_len as usize).expect("length checked");
         let description = String::from_utf8(description.to_vec()).map_err(|_| NetworkError::Description)?;
@@ -174,11 +210,24 @@ impl Network {
         Ok(net)
     }
 
-    /// The file's bytes.
+    /// The file's bytes, in the current format (checksum included).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(32 + self.description.len() + 2 * (INPUTS + 3) * L1);
+        let mut out = self.to_bytes_of(VERSION);
+        let checksum = crate::sha256::digest(&out);
+        out.extend_from_slice(&checksum);
+        out
+    }
+
+    /// The file's bytes in format 1, without a checksum: what older builds write and read.
+    pub fn to_unchecked_bytes(&self) -> Vec<u8> {
+        self.to_bytes_of(VERSION_UNCHECKED)
+    }
+
+    /// The header and weights, with `version` in the header.
+    fn to_bytes_of(&self, version: u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.description.len() + 2 * (INPUTS + 3) * L1);
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, L1 as u32, self.description.len() as u32] {
+        for v in [version, INPUTS as u32, L1 as u32, self.description.len() as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(self.description.as_bytes());
@@ -314,6 +363,27 @@ mod tests {
     }
 
     #[test]
+    fn format_one_without_a_checksum_is_still_read() {
+        let net = sample();
+        assert_eq!(Network::from_bytes(&net.to_unchecked_bytes()), Ok(net.clone()));
+        assert_eq!(net.to_bytes().len(), net.to_unchecked_bytes().len() + CHECKSUM_LEN);
+    }
+
+    #[test]
+    fn any_flipped_bit_is_refused() {
+        let bytes = sample().to_bytes();
+        let mut rng = crate::rng::Rng::new(5);
+        // Every byte of the header and the checksum, and a sample of the weights.
+        let mut positions: Vec<usize> = (0..64).chain(bytes.len() - 40..bytes.len()).collect();
+        positions.extend((0..300).map(|_| rng.below(bytes.len())));
+        for at in positions {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1 << rng.below(8);
+            assert!(Network::from_bytes(&bad).is_err(), "a flipped bit at byte {at} was accepted");
+        }
+    }
+
+    #[test]
     fn damaged_files_are_refused() {
         let bytes = sample().to_bytes();
         assert!(matches!(Network::from_bytes(&bytes[..bytes.len() - 1]), Err(NetworkError::Length { .. })));
@@ -330,6 +400,9 @@ mod tests {
             Network::from_bytes(&long),
             Err(NetworkError::DescriptionLength(MAX_DESCRIPTION as u32 + 1))
         );
+        let mut weight = bytes.clone();
+        weight[5000] ^= 4;
+        assert!(matches!(Network::from_bytes(&weight), Err(NetworkError::Checksum { .. })));
         let mut big = sample();
         big.ft_weights[7 * L1] = 1000;
         assert_eq!(Network::from_bytes(&big.to_bytes()), Err(NetworkError::Overflow("feature weights")));

@@ -24,7 +24,7 @@
 
 use super::{run, RunConfig, RunSummary};
 use crate::learn::record::RECORD_SIZE;
-use crate::learn::sha256;
+use crate::sha256;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -208,6 +208,9 @@ pub struct Header {
     pub arch: Arch,
     /// Its architecture string, as written (printable ASCII only).
     pub arch_string: String,
+    /// The architecture string's bytes exactly as they are in the file: a net read from a file
+    /// writes them back, so that it writes the file it was read from.
+    pub arch_text: Vec<u8>,
     /// Where the body starts.
     pub body_start: usize,
 }
@@ -278,7 +281,7 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, FileError> {
     if network != hashes.network {
         return Err(FileError::Hash { block: "network", arch, found: network, expected: hashes.network });
     }
-    Ok(Header { arch, arch_string, body_start })
+    Ok(Header { arch, arch_string, arch_text: text.to_vec(), body_start })
 }
 
 /// A cursor over a checked file's body.

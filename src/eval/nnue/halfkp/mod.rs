@@ -80,6 +80,8 @@ pub struct HalfKpNet<const FT: usize, const H1: usize, const H2: usize> {
     out_weights: Vec<i8>,
     /// The architecture string of the file it came from.
     pub arch_string: String,
+    /// That string's bytes as the file has them, written back by `write_to`.
+    arch_text: Vec<u8>,
 }
 
 impl<const FT: usize, const H1: usize, const H2: usize> PartialEq for HalfKpNet<FT, H1, H2> {
@@ -91,6 +93,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> PartialEq for HalfKpNet<
             && self.out_bias == other.out_bias
             && self.out_weights == other.out_weights
             && self.arch_string == other.arch_string
+            && self.arch_text == other.arch_text
     }
 }
 
@@ -154,14 +157,16 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
             out_bias,
             out_weights,
             arch_string: header.arch_string.clone(),
+            arch_text: header.arch_text.clone(),
         }
     }
 
-    /// The file's bytes, as YaneuraOu writes them (with the architecture string of published
-    /// nets, so that a random or trained net reads like theirs).
+    /// The file's bytes, as YaneuraOu writes them: a net read from a file gives that file's
+    /// bytes back; a random or trained net carries the architecture string of published nets,
+    /// so that it reads like theirs.
     pub fn to_bytes(&self) -> Vec<u8> {
         let arch = Self::ARCH;
-        let mut out = Vec::with_capacity(12 + arch.string().len() + arch.body_len());
+        let mut out = Vec::with_capacity(12 + self.arch_text.len() + arch.body_len());
         self.write_to(&mut out).expect("writing to memory cannot fail");
         out
     }
@@ -169,12 +174,12 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
     /// Writes the file's bytes to `out` (a file, memory, or a hash of them).
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let arch = Self::ARCH;
-        let string = arch.string();
+        let string = &self.arch_text;
         let hashes = arch.hashes();
         for w in [file::VERSION, hashes.header, string.len() as u32] {
             out.write_all(&w.to_le_bytes())?;
         }
-        out.write_all(string.as_bytes())?;
+        out.write_all(string)?;
         out.write_all(&hashes.transformer.to_le_bytes())?;
         for w in self.ft_bias.iter().chain(self.ft_weights.as_slice()) {
             out.write_all(&w.to_le_bytes())?;
@@ -224,6 +229,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
             out_bias,
             out_weights,
             arch_string: Self::ARCH.string(),
+            arch_text: Self::ARCH.string().into_bytes(),
         }
     }
 

@@ -121,6 +121,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
             out_bias: plain.out_bias,
             out_weights,
             arch_string: Self::ARCH.string(),
+            arch_text: Self::ARCH.string().into_bytes(),
         }
     }
 

@@ -1,5 +1,6 @@
-//! SHA-256 (FIPS 180-4), for the fingerprints of data shards in their manifest: a file's
-//! SHA-256 is what `sha256sum` prints, so anyone can check a shard they were sent. Written
+//! SHA-256 (FIPS 180-4), for the fingerprints of data shards in their manifest (a file's
+//! SHA-256 is what `sha256sum` prints, so anyone can check a shard they were sent) and the
+//! checksum that ends a shomei network file (`eval::nnue::network`). Written
 //! here rather than taken from a crate because the engine needs only this one function, over
 //! a few megabytes at a time; `tests/sha256.rs` checks it against the `sha2` crate.
 
