@@ -20,6 +20,9 @@ pub struct EngineConfig {
     pub dir: Option<PathBuf>,
     /// `setoption` pairs sent after `usiok`; no value means a button.
     pub options: Vec<(String, Option<String>)>,
+    /// Ponder as GUIs do: `USI_Ponder true`, then `go ponder` on the move its `bestmove` names
+    /// after `ponder`, and `ponderhit` or `stop` when its turn comes.
+    pub ponder: bool,
 }
 
 impl EngineConfig {
@@ -44,6 +47,7 @@ impl EngineConfig {
             name: None,
             dir: None,
             options: Vec::new(),
+            ponder: false,
         })
     }
 }
@@ -114,6 +118,8 @@ pub struct MatchConfig {
     pub usi_timeout: Duration,
     pub ready_timeout: Duration,
     pub quit_timeout: Duration,
+    /// How long a pondering engine may take to answer `stop` (the tolerance comes on top).
+    pub stop_timeout: Duration,
     /// Cap on each engine's stderr log, bytes.
     pub stderr_limit: u64,
 }
@@ -134,6 +140,12 @@ Engines (N is 1 or 2):
   --dirN DIR               working directory of engine N
   --optionN NAME=VALUE     `setoption` for engine N after `usiok` (repeatable; NAME alone: button)
   --option NAME=VALUE      `setoption` for both engines (repeatable)
+  --ponderN                engine N ponders: it gets `setoption name USI_Ponder value true`;
+                           after `bestmove M ponder P` it is sent the position after M and P
+                           and `go ponder` with the clock as it stands; on its turn `ponderhit`
+                           if P was played (its clock runs from then), else `stop` (its answer
+                           is discarded) and a normal `go`
+  --ponder                 both engines ponder
 
 Games:
   --games N                number of games (default 2); games 2k-1 and 2k share an opening,
@@ -171,6 +183,8 @@ Engine handling:
   --usi-timeout MS         wait for `usiok` (default 10000)
   --ready-timeout MS       wait for `readyok` (default 30000)
   --quit-timeout MS        wait for an engine to exit after `quit` before killing it (default 2000)
+  --stop-timeout MS        wait for a pondering engine's bestmove after `stop`, on top of the
+                           tolerance (default 5000); no answer in time loses (`hang`)
   --stderr-limit MB        cap of each engine's stderr log (default 64)
 ";
 
@@ -282,6 +296,16 @@ fn parse_sprt(words: &[String]) -> Result<SprtConfig, String> {
     Ok(SprtConfig { elo0, elo1, alpha, beta })
 }
 
+/// The engines a pondering switch names (a switch takes no value): both, or engine 1 or 2.
+fn ponder_switch(flag: &str) -> Option<&'static [usize]> {
+    match flag {
+        "--ponder" => Some(&[0, 1]),
+        "--ponder1" => Some(&[0]),
+        "--ponder2" => Some(&[1]),
+        _ => None,
+    }
+}
+
 /// Parses the arguments after the program name.
 pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
     // `--flag=value` is the same as `--flag value`.
@@ -320,6 +344,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut usi_timeout = 10_000u64;
     let mut ready_timeout = 30_000u64;
     let mut quit_timeout = 2_000u64;
+    let mut stop_timeout = 5_000u64;
+    let mut ponder = [false; 2];
     let mut stderr_limit_mb = 64u64;
 
     let mut i = 0;
@@ -331,6 +357,12 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
         }
         if flag == "--overwrite" {
             overwrite = true;
+            continue;
+        }
+        if let Some(engines) = ponder_switch(flag) {
+            for &e in engines {
+                ponder[e] = true;
+            }
             continue;
         }
         if flag == "--sprt" {
@@ -431,6 +463,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 "--usi-timeout" => usi_timeout = parse_num(flag, &value)?,
                 "--ready-timeout" => ready_timeout = parse_num(flag, &value)?,
                 "--quit-timeout" => quit_timeout = parse_num(flag, &value)?,
+                "--stop-timeout" => stop_timeout = parse_num(flag, &value)?,
                 "--stderr-limit" => stderr_limit_mb = parse_num(flag, &value)?,
                 _ => return Err(format!("unknown option {flag} (see --help)")),
             },
@@ -451,6 +484,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
             }
         }
         ec.options = both_options.iter().cloned().chain(options[e].drain(..)).collect();
+        ec.ponder = ponder[e];
         engines.push(ec);
     }
     if cfg_games == 0 {
@@ -494,6 +528,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
         usi_timeout: Duration::from_millis(usi_timeout),
         ready_timeout: Duration::from_millis(ready_timeout),
         quit_timeout: Duration::from_millis(quit_timeout),
+        stop_timeout: Duration::from_millis(stop_timeout),
         stderr_limit: stderr_limit_mb.saturating_mul(1024 * 1024),
     })))
 }
@@ -570,6 +605,19 @@ mod tests {
         assert_eq!(c.concurrency, 2);
         assert_eq!(c.seed, 7);
         assert_eq!(c.openings, OpeningSource::Builtin);
+        assert!(!c.engines[0].ponder && !c.engines[1].ponder);
+        assert_eq!(c.stop_timeout, Duration::from_millis(5000));
+    }
+
+    #[test]
+    fn ponder_switches_take_no_value() {
+        let c = run(&["--ponder2", "--engine1", "a", "--engine2", "b", "--stop-timeout", "800"]);
+        assert_eq!([c.engines[0].ponder, c.engines[1].ponder], [false, true]);
+        assert_eq!(c.stop_timeout, Duration::from_millis(800));
+        let c = run(&["--engine1", "a", "--ponder1", "--engine2", "b"]);
+        assert_eq!([c.engines[0].ponder, c.engines[1].ponder], [true, false]);
+        let c = run(&["--engine1", "a", "--engine2", "b", "--ponder"]);
+        assert_eq!([c.engines[0].ponder, c.engines[1].ponder], [true, true]);
     }
 
     #[test]

@@ -218,10 +218,29 @@ impl Clock {
         }
     }
 
+    /// The `go ponder` command sent after `side` moved: `go_command` with `ponder` after `go`,
+    /// so the pondering engine sees the clock as it will stand when its turn comes.
+    pub fn go_ponder_command(&self) -> String {
+        let go = self.go_command();
+        match go.strip_prefix("go") {
+            Some(rest) => format!("go ponder{rest}"),
+            None => go,
+        }
+    }
+
+    /// What the clock itself gives `side` on this move, without the tolerance: main time plus
+    /// byoyomi, or the move-time limit under `nodes=` / `depth=`.
+    pub fn allowance(&self, side: Color) -> Duration {
+        match &self.tc {
+            TimeControl::Clock { byoyomi, .. } => self.remaining[side.index()] + *byoyomi,
+            _ => self.max_move_time,
+        }
+    }
+
     /// The longest `side` may think on this move before losing on time, tolerance included.
     pub fn limit(&self, side: Color) -> Duration {
         match &self.tc {
-            TimeControl::Clock { byoyomi, .. } => self.remaining[side.index()] + *byoyomi + self.tolerance,
+            TimeControl::Clock { .. } => self.allowance(side) + self.tolerance,
             _ => self.max_move_time,
         }
     }
@@ -293,6 +312,8 @@ mod tests {
         let tc = TimeControl::parse("time=2,byoyomi=1000").unwrap();
         let mut c = Clock::new(&tc, ms(100), ms(0));
         assert_eq!(c.go_command(), "go btime 2000 wtime 2000 byoyomi 1000");
+        assert_eq!(c.go_ponder_command(), "go ponder btime 2000 wtime 2000 byoyomi 1000");
+        assert_eq!(c.allowance(Color::Black), ms(3000));
         assert_eq!(c.limit(Color::Black), ms(3100));
         // 1.5 s used: main time down to 0.5 s.
         c.charge(Color::Black, ms(1500)).unwrap();
@@ -325,7 +346,9 @@ mod tests {
     fn fixed_search_uses_the_move_time_limit() {
         let c = Clock::new(&TimeControl::Nodes(1000), ms(100), ms(30_000));
         assert_eq!(c.go_command(), "go nodes 1000");
+        assert_eq!(c.go_ponder_command(), "go ponder nodes 1000");
         assert_eq!(c.limit(Color::Black), ms(30_000));
+        assert_eq!(c.allowance(Color::Black), ms(30_000));
         let c = Clock::new(&TimeControl::Depth(3), ms(100), ms(5_000));
         assert_eq!(c.go_command(), "go depth 3");
     }

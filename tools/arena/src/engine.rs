@@ -269,12 +269,29 @@ impl EngineProcess {
     /// Throws away output already waiting (a stray second `bestmove`, late `info` lines), and
     /// notices if the engine has closed its output meanwhile.
     pub fn discard_pending(&mut self) {
+        let _ = self.discard_pending_bestmove(Instant::now());
+    }
+
+    /// Throws away output already waiting, as `discard_pending`, and returns the first
+    /// `bestmove` line among it that was read at or after `since`: a pondering engine must not
+    /// answer before `ponderhit` or `stop`, and this is how that is caught.
+    pub fn discard_pending_bestmove(&mut self, since: Instant) -> Option<String> {
+        let mut found = None;
         while let Ok(ev) = self.output.try_recv() {
-            if let Event::Closed = ev {
-                self.closed = true;
-                return;
+            match ev {
+                Event::Closed => {
+                    self.closed = true;
+                    break;
+                }
+                Event::Line(line, at) => {
+                    let answer = at >= since && line.split_whitespace().next() == Some("bestmove");
+                    if answer && found.is_none() {
+                        found = Some(line);
+                    }
+                }
             }
         }
+        found
     }
 
     /// `usi` ... `usiok`, collecting the engine's name and options.

@@ -10,6 +10,12 @@
 //!   malformed move loses; a late answer loses on time; under the try rule, a king move onto the
 //!   try square wins;
 //! - a crash, or no `usiok` / `readyok` / `bestmove` in time, loses for that engine.
+//!
+//! A pondering engine (`EngineConfig::ponder`) is driven as GUIs do: after `bestmove M ponder P`
+//! it gets the position after M and P with `go ponder`; on its next turn `ponderhit` if P was
+//! played (its clock runs from then, as from a `go`), else `stop`, whose answer is discarded
+//! before the usual `position` and `go`. A `bestmove` before `ponderhit` or `stop` breaks the
+//! protocol and loses; so does no answer to that `stop` within the stop timeout.
 
 use crate::cli::EngineConfig;
 use crate::clock::{Clock, TimeControl};
@@ -38,6 +44,8 @@ pub struct GameSettings {
     pub usi_timeout: Duration,
     pub ready_timeout: Duration,
     pub quit_timeout: Duration,
+    /// How long a pondering engine may take to answer `stop` (the tolerance comes on top).
+    pub stop_timeout: Duration,
 }
 
 /// One engine as a game sees it.
@@ -86,6 +94,11 @@ pub enum EndReason {
     Crash,
     /// No `usiok` or `readyok` in time.
     NoResponse,
+    /// A pondering engine gave no `bestmove` in time after `stop`.
+    Hang,
+    /// The engine broke the USI protocol: a `bestmove` to `go ponder` before `ponderhit` or
+    /// `stop`.
+    ProtocolError,
     /// Dobutsu: the side to move's Lion was captured.
     LionCaptured,
     /// Dobutsu: the opposing Lion reached the far rank and cannot be captured. Shogi under the
@@ -110,6 +123,8 @@ impl EndReason {
             EndReason::Time => "time",
             EndReason::Crash => "crash",
             EndReason::NoResponse => "no-response",
+            EndReason::Hang => "hang",
+            EndReason::ProtocolError => "protocol-error",
             EndReason::LionCaptured => "lion-captured",
             EndReason::Try => "try",
         }
@@ -133,6 +148,71 @@ pub struct PlayedMove {
     pub time: Option<Duration>,
 }
 
+/// An answer (`bestmove`) and how long it took, from `go` or `ponderhit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlowAnswer {
+    pub time: Duration,
+    /// The most the move could take before losing on time, tolerance included.
+    pub allowed: Duration,
+    /// 1-based game number.
+    pub game: usize,
+    /// 1-based ply of the move answered, counted from the opening's root.
+    pub ply: usize,
+}
+
+/// How an engine's `go ponder` searches ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderCounts {
+    /// `go ponder` commands sent.
+    pub go_ponder: u32,
+    /// Ended by `ponderhit`: the opponent played the move pondered on.
+    pub ponderhit: u32,
+    /// Ended by `stop` on another move.
+    pub stop: u32,
+    /// Ended by the end of the game (`stop` before `gameover`).
+    pub at_end: u32,
+}
+
+/// One engine's answers, over a game or a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswerStats {
+    /// Answers timed: every `bestmove` to a `go` or after a `ponderhit`, late ones included.
+    pub answers: u32,
+    /// The slowest of them.
+    pub slowest: Option<SlowAnswer>,
+    /// Answers that took longer than the clock itself gave (main time + byoyomi), that is, that
+    /// used the tolerance or lost on time.
+    pub over_clock: u32,
+    pub ponder: PonderCounts,
+}
+
+impl AnswerStats {
+    /// Counts one answer.
+    pub fn note(&mut self, answer: SlowAnswer, clock: Duration) {
+        self.answers += 1;
+        self.over_clock += u32::from(answer.time > clock);
+        if self.slowest.is_none_or(|s| answer.time > s.time) {
+            self.slowest = Some(answer);
+        }
+    }
+
+    /// Adds another game's counts; the earlier slowest answer wins a tie.
+    pub fn add(&mut self, other: &AnswerStats) {
+        self.answers += other.answers;
+        self.over_clock += other.over_clock;
+        if let Some(o) = other.slowest {
+            if self.slowest.is_none_or(|s| o.time > s.time) {
+                self.slowest = Some(o);
+            }
+        }
+        let (p, q) = (&mut self.ponder, other.ponder);
+        p.go_ponder += q.go_ponder;
+        p.ponderhit += q.ponderhit;
+        p.stop += q.stop;
+        p.at_end += q.at_end;
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -154,6 +234,8 @@ pub struct GameRecord {
     pub setup: Duration,
     /// From the end of the game to both processes gone (`gameover`, `quit`, exit or kill).
     pub teardown: Duration,
+    /// Each engine's answers and pondering, by engine number (0 = engine 1).
+    pub answers: [AnswerStats; 2],
 }
 
 impl GameRecord {
@@ -281,6 +363,20 @@ fn tail_note(p: &EngineProcess) -> String {
     }
 }
 
+/// The move a `bestmove M ponder P` line offers to ponder on (P).
+fn ponder_move(line: &str) -> Option<String> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["bestmove", _, "ponder", p, ..] => Some((*p).to_string()),
+        _ => None,
+    }
+}
+
+/// The loss of an engine that answered `go ponder` before `ponderhit` or `stop`.
+fn early_answer(who: &str, line: &str) -> (EndReason, String) {
+    let shown: String = line.chars().take(QUOTE).collect();
+    (EndReason::ProtocolError, format!("{who} answered go ponder before ponderhit or stop (`{shown}`)"))
+}
+
 /// How an engine failed during the handshake.
 fn handshake_failure(
     p: &mut EngineProcess,
@@ -297,6 +393,34 @@ fn handshake_failure(
     }
 }
 
+/// A `go ponder` an engine is running.
+struct Pondering {
+    /// The opponent's move it ponders on.
+    guess: String,
+    /// The `go ponder` command, for messages.
+    go: String,
+    /// When `go ponder` was sent: a `bestmove` read since, before `ponderhit` or `stop`, breaks
+    /// the protocol; one read earlier is a stray answer to an earlier `go`.
+    since: Instant,
+}
+
+/// How an engine's turn begins.
+enum Start {
+    /// A normal `position` and `go` (it was not pondering, or its ponder search was stopped).
+    Go,
+    /// Its ponder move was played: `ponderhit` was sent at `t0`.
+    Hit { t0: Instant, ponder: Pondering },
+}
+
+/// Why a turn stopped short: a loss for the engine to move, or the match being stopped.
+enum Halt {
+    Lose(EndReason, String),
+    Cancelled,
+}
+
+/// At most this much of an engine's line is quoted in a message.
+const QUOTE: usize = 80;
+
 /// A game in progress: the engines, the position and what has been measured so far.
 struct Table<'a> {
     settings: &'a GameSettings,
@@ -311,6 +435,12 @@ struct Table<'a> {
     think: Duration,
     /// Engines that timed out while thinking: they get `stop` before `gameover`.
     thinking: [bool; 2],
+    /// Pondering engines' searches in progress, by engine number.
+    pondering: [Option<Pondering>; 2],
+    /// The ponder move of the last answer, from an engine that ponders, not yet acted on.
+    offer: Option<String>,
+    /// Answers and pondering, by engine number.
+    answers: [AnswerStats; 2],
     /// Engines that failed the handshake, and how.
     failed: [Option<(EndReason, String)>; 2],
 }
@@ -347,6 +477,9 @@ impl Table<'_> {
                 Ok(_) => {
                     // The variant first, so that the engine's own options apply to that game.
                     let mut options = self.players[e].config.options.clone();
+                    if self.players[e].config.ponder {
+                        options.insert(0, ("USI_Ponder".to_string(), Some("true".to_string())));
+                    }
                     if let Some(v) = s.variant.uci_variant() {
                         options.insert(0, ("UCI_Variant".to_string(), Some(v.to_string())));
                     }
@@ -386,8 +519,84 @@ impl Table<'_> {
             if let Some(o) = self.pos.adjudicate(s.max_moves) {
                 return Ok(o);
             }
+            // The game goes on: the engine that just moved may ponder on the opponent's time.
+            self.start_ponder(&clock);
             if let Some(o) = self.one_move(&mut clock)? {
                 return Ok(o);
+            }
+        }
+    }
+
+    /// After `bestmove M ponder P` from a pondering engine, and M played with the game going on:
+    /// the position after M and P and `go ponder` with the clock as it now stands. A P that is
+    /// not legal after M is not pondered on.
+    fn start_ponder(&mut self, clock: &Clock) {
+        let Some(guess) = self.offer.take() else { return };
+        if !self.pos.is_legal_usi(&guess) {
+            return;
+        }
+        let e = self.engine_of(!self.pos.side_to_move());
+        let moves = self.moves.iter().map(|m| m.mv.as_str()).chain(std::iter::once(guess.as_str()));
+        let position = position_command(&self.job.opening, moves);
+        let go = clock.go_ponder_command();
+        let proc = &self.procs[e];
+        proc.send(&position);
+        let since = Instant::now();
+        proc.send(&go);
+        self.answers[e].ponder.go_ponder += 1;
+        self.pondering[e] = Some(Pondering { guess, go, since });
+    }
+
+    /// Ends engine `e`'s ponder search, if any, at the start of its turn: a `bestmove` already
+    /// sent breaks the protocol; then `ponderhit` if the opponent played the move pondered on,
+    /// else `stop` and a wait for the (discarded) answer. Output still waiting is discarded.
+    /// A search that the game ends before `ponderhit` or `stop` stays pending for `finish`.
+    fn begin_turn(&mut self, e: usize, who: &str) -> Result<Start, Halt> {
+        let proc = &mut self.procs[e];
+        // Before `ponderhit` or `stop` nothing may answer `go ponder`; earlier lines are strays.
+        let since = self.pondering[e].as_ref().map_or_else(Instant::now, |p| p.since);
+        if let Some(line) = proc.discard_pending_bestmove(since) {
+            let (reason, detail) = early_answer(who, &line);
+            return Err(Halt::Lose(reason, detail));
+        }
+        if proc.is_closed() {
+            let st = proc.exit_description();
+            let when = if self.pondering[e].is_some() { "while pondering" } else { "before its move" };
+            return Err(Halt::Lose(
+                EndReason::Crash,
+                format!("{who} exited ({st}) {when}{}", tail_note(proc)),
+            ));
+        }
+        let Some(ponder) = self.pondering[e].take() else { return Ok(Start::Go) };
+        if self.moves.last().is_some_and(|m| m.mv == ponder.guess) {
+            proc.send("ponderhit");
+            self.answers[e].ponder.ponderhit += 1;
+            return Ok(Start::Hit { t0: Instant::now(), ponder });
+        }
+        proc.send("stop");
+        self.answers[e].ponder.stop += 1;
+        let wait = self.settings.stop_timeout + self.settings.tolerance;
+        match proc.wait_for("bestmove", Instant::now() + wait, self.cancel, |_| {}) {
+            Ok(_) => {
+                proc.discard_pending();
+                Ok(Start::Go)
+            }
+            Err(WaitError::Cancelled) => Err(Halt::Cancelled),
+            Err(WaitError::Timeout) => Err(Halt::Lose(
+                EndReason::Hang,
+                format!(
+                    "{who} gave no bestmove within {} ms after stop while pondering on {} ({})",
+                    ms(wait),
+                    ponder.guess,
+                    ponder.go
+                ),
+            )),
+            Err(WaitError::Closed) => {
+                let st = proc.exit_description();
+                Err(Halt::Lose(
+                    EndReason::Crash,
+                    format!("{who} exited ({st}) after stop while pondering{}", tail_note(proc)),
+                ))
             }
         }
     }
@@ -399,20 +608,34 @@ impl Table<'_> {
         let who = format!("{} ({})", color_name(side), self.players[e].name);
         let lose =
             |reason: EndReason, detail: String| Ok(Some(Outcome { winner: Some(!side), reason, detail }));
-        let position = position_command(&self.job.opening, self.moves.iter().map(|m| m.mv.as_str()));
-        let proc = &mut self.procs[e];
-        proc.discard_pending();
-        if proc.is_closed() {
-            let st = proc.exit_description();
-            return lose(EndReason::Crash, format!("{who} exited ({st}) before its move{}", tail_note(proc)));
-        }
-        proc.send(&position);
-        let go = clock.go_command();
+        let start = match self.begin_turn(e, &who) {
+            Ok(start) => start,
+            Err(Halt::Lose(reason, detail)) => return lose(reason, detail),
+            Err(Halt::Cancelled) => return Err(GameError::Cancelled),
+        };
         let limit = clock.limit(side);
-        let t0 = Instant::now();
-        proc.send(&go);
+        let proc = &mut self.procs[e];
+        let (t0, go, ponder_since) = match start {
+            Start::Go => {
+                let moves = self.moves.iter().map(|m| m.mv.as_str());
+                proc.send(&position_command(&self.job.opening, moves));
+                let go = clock.go_command();
+                let t0 = Instant::now();
+                proc.send(&go);
+                (t0, go, None)
+            }
+            Start::Hit { t0, ponder } => (t0, format!("ponderhit after {}", ponder.go), Some(ponder.since)),
+        };
         let answer = loop {
             match proc.wait_for("bestmove", t0 + limit, self.cancel, |_| {}) {
+                // Read after `go ponder` but before `ponderhit`: an answer the protocol forbids.
+                Ok(line)
+                    if ponder_since.is_some_and(|since| proc.last_line_time() >= since)
+                        && proc.last_line_time() < t0 =>
+                {
+                    let (reason, detail) = early_answer(&who, &line);
+                    return lose(reason, detail);
+                }
                 // Read before this `go` was sent: a stray second answer to an earlier one.
                 Ok(_) if proc.last_line_time() < t0 => continue,
                 other => break other,
@@ -440,6 +663,9 @@ impl Table<'_> {
         // Timed from `go` to when the line came off the pipe.
         let elapsed = proc.last_line_time().saturating_duration_since(t0);
         self.think += elapsed;
+        let answer =
+            SlowAnswer { time: elapsed, allowed: limit, game: self.job.number, ply: self.moves.len() + 1 };
+        self.answers[e].note(answer, clock.allowance(side));
         if let Err(flag) = clock.charge(side, elapsed) {
             let (took, allowed) = (ms(flag.elapsed), ms(flag.limit));
             return lose(
@@ -464,13 +690,16 @@ impl Table<'_> {
         match self.pos.play_usi(text) {
             Ok(()) => {
                 self.moves.push(PlayedMove { mv: text.to_string(), time: Some(elapsed) });
+                if self.players[e].config.ponder {
+                    self.offer = ponder_move(&line);
+                }
                 match &self.pos {
                     Board::Shogi(pos) => Ok(judge_try(pos, self.settings.entering_king)),
                     Board::Dobutsu { .. } => Ok(None),
                 }
             }
             Err(why) => {
-                let shown: String = line.chars().take(80).collect();
+                let shown: String = line.chars().take(QUOTE).collect();
                 let what = match why {
                     MoveError::Malformed => "which is not a move",
                     MoveError::Illegal => "which is illegal in this position",
@@ -480,15 +709,18 @@ impl Table<'_> {
         }
     }
 
-    /// `stop` to an engine still thinking, `gameover` to each engine still there, then `quit`
-    /// and, after the quit timeout, a kill.
+    /// `stop` to an engine still thinking or pondering, `gameover` to each engine still there,
+    /// then `quit` and, after the quit timeout, a kill.
     fn finish(&mut self, outcome: Option<&Outcome>) {
         for e in 0..2 {
             let p = &self.procs[e];
+            // Counted even for a dead engine: every `go ponder` ends somehow.
+            let pondering = self.pondering[e].take().is_some();
+            self.answers[e].ponder.at_end += u32::from(pondering);
             if p.is_closed() || self.failed[e].is_some() {
                 continue;
             }
-            if self.thinking[e] {
+            if pondering || self.thinking[e] {
                 p.send("stop");
             }
             if let Some(o) = outcome {
@@ -536,6 +768,9 @@ pub fn play(
         moves,
         think: Duration::ZERO,
         thinking: [false; 2],
+        pondering: [None, None],
+        offer: None,
+        answers: [AnswerStats::default(); 2],
         failed: [None, None],
     };
 
@@ -575,6 +810,7 @@ pub fn play(
         think: t.think,
         setup,
         teardown: t_end.elapsed(),
+        answers: t.answers,
     })
 }
 

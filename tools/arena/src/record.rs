@@ -125,11 +125,11 @@ pub fn csa_end(reason: EndReason, winner: Option<Color>, to_move: Color) -> Stri
         },
         EndReason::Sennichite => "%SENNICHITE".into(),
         EndReason::MaxMoves => "%JISHOGI".into(),
-        EndReason::Time | EndReason::NoResponse => match loser {
+        EndReason::Time | EndReason::NoResponse | EndReason::Hang => match loser {
             Some(l) if l != to_move => foul(l),
             _ => "%TIME_UP".into(),
         },
-        EndReason::PerpetualCheck | EndReason::Crash => match loser {
+        EndReason::PerpetualCheck | EndReason::Crash | EndReason::ProtocolError => match loser {
             Some(l) => foul(l),
             None => "%CHUDAN".into(),
         },
@@ -375,6 +375,7 @@ mod tests {
             think: Duration::from_secs(3),
             setup: Duration::from_millis(5),
             teardown: Duration::from_millis(5),
+            answers: Default::default(),
         }
     }
 
@@ -468,6 +469,9 @@ T3
         assert_eq!(csa_end(NoResponse, Some(b), b), "%-ILLEGAL_ACTION");
         assert_eq!(csa_end(PerpetualCheck, Some(w), w), "%+ILLEGAL_ACTION");
         assert_eq!(csa_end(Crash, Some(b), w), "%-ILLEGAL_ACTION");
+        // A pondering engine that never answered `stop`, on its turn: as a time loss.
+        assert_eq!(csa_end(Hang, Some(w), b), "%TIME_UP");
+        assert_eq!(csa_end(ProtocolError, Some(w), b), "%+ILLEGAL_ACTION");
         assert_eq!(csa_end(Sennichite, None, b), "%SENNICHITE");
         assert_eq!(csa_end(MaxMoves, None, b), "%JISHOGI");
         assert_eq!(csa_end(Declaration, Some(b), b), "%KACHI");

@@ -125,6 +125,14 @@ impl Board {
         Ok(())
     }
 
+    /// Whether `text`, a move in USI notation, is legal here (a pondering engine's guess).
+    pub fn is_legal_usi(&self, text: &str) -> bool {
+        match self {
+            Board::Shogi(p) => p.parse_move(text).is_ok(),
+            Board::Dobutsu { pos, .. } => dobutsu::parse_move(pos, text).is_ok(),
+        }
+    }
+
     /// The legal moves here, in USI notation.
     pub fn legal_moves(&self) -> Vec<String> {
         match self {
@@ -236,6 +244,7 @@ mod tests {
         // The start goes on.
         let mut b = Board::at_root(Variant::Dobutsu, &Root::Startpos, Repetition { draw_at: 4 }).unwrap();
         assert_eq!(reason(&b), None);
+        assert!(b.is_legal_usi("2c2b") && !b.is_legal_usi("2c2a") && !b.is_legal_usi("zz"));
         assert!(b.play_usi("2c2b").is_ok());
         assert_eq!(b.play_usi("2c2b"), Err(MoveError::Illegal));
         assert_eq!(b.play_usi("zz"), Err(MoveError::Malformed));

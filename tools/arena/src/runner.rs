@@ -7,7 +7,7 @@
 
 use crate::cli::{EngineConfig, MatchConfig, OpeningOrder, OpeningSource};
 use crate::engine::{EngineId, EngineProcess, StderrLog, WaitError};
-use crate::game::{self, GameError, GameJob, GameRecord, GameSettings, Player};
+use crate::game::{self, AnswerStats, GameError, GameJob, GameRecord, GameSettings, Player};
 use crate::openings::OpeningBook;
 use crate::record::{MatchInfo, RecordSink};
 use crate::rules::Variant;
@@ -115,6 +115,8 @@ struct Timing {
     setup: Duration,
     teardown: Duration,
     engine_moves: u64,
+    /// Each engine's answers and pondering, by engine number.
+    answers: [AnswerStats; 2],
 }
 
 struct SummaryCtx<'a> {
@@ -195,6 +197,23 @@ fn summary_text(
     }
     let reasons: Vec<String> = tally.reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
     line(format!("Endings: {}", if reasons.is_empty() { "-".into() } else { reasons.join(", ") }));
+    for e in 0..2 {
+        line(format!(
+            "Slowest answer: engine {} ({}): {}",
+            e + 1,
+            ctx.names[e],
+            slowest_text(&timing.answers[e])
+        ));
+    }
+    if cfg.engines.iter().any(|ec| ec.ponder) {
+        let each: Vec<String> = (0..2)
+            .map(|e| {
+                let what = if cfg.engines[e].ponder { ponder_text(&timing.answers[e]) } else { "off".into() };
+                format!("engine {} ({}): {what}", e + 1, ctx.names[e])
+            })
+            .collect();
+        line(format!("Ponder: {}", each.join("; ")));
+    }
     if timing.games > 0 {
         let g = timing.games as f64;
         let outside = timing.wall.saturating_sub(timing.think);
@@ -225,10 +244,41 @@ fn summary_text(
     s
 }
 
+/// An engine's slowest answer and how many answers went past the clock into the tolerance.
+fn slowest_text(a: &AnswerStats) -> String {
+    match a.slowest {
+        None => "no answers".into(),
+        Some(s) => format!(
+            "{} ms of {} allowed (game {}, ply {}); over the clock without the tolerance: {} of {} answers",
+            s.time.as_millis(),
+            s.allowed.as_millis(),
+            s.game,
+            s.ply,
+            a.over_clock,
+            a.answers
+        ),
+    }
+}
+
+/// How a pondering engine's `go ponder` searches ended.
+fn ponder_text(a: &AnswerStats) -> String {
+    let p = a.ponder;
+    format!("{} go ponder, {} ponderhit, {} stop, {} at game end", p.go_ponder, p.ponderhit, p.stop, p.at_end)
+}
+
+/// The slowest answer of a game, for its line: "slowest 131 ms (new)".
+fn game_slowest(rec: &GameRecord, names: &[String; 2]) -> String {
+    let slowest = (0..2).filter_map(|e| rec.answers[e].slowest.map(|s| (s.time, e))).max();
+    match slowest {
+        Some((t, e)) => format!(", slowest {} ms ({})", t.as_millis(), names[e]),
+        None => String::new(),
+    }
+}
+
 fn game_line(rec: &GameRecord, total: usize, tally: &Tally, names: &[String; 2], llr: Option<f64>) -> String {
     let width = total.to_string().len();
     let mut s = format!(
-        "game {:>w$}/{total}: {} (Black) vs {} (White): {} {}, {} plies, {:.1} s | {} vs {}: {}",
+        "game {:>w$}/{total}: {} (Black) vs {} (White): {} {}, {} plies, {:.1} s{} | {} vs {}: {}",
         rec.number,
         rec.names[0],
         rec.names[1],
@@ -236,6 +286,7 @@ fn game_line(rec: &GameRecord, total: usize, tally: &Tally, names: &[String; 2],
         rec.outcome.reason.code(),
         rec.game_plies(),
         rec.wall.as_secs_f64(),
+        game_slowest(rec, names),
         names[0],
         names[1],
         tally.wld(),
@@ -296,6 +347,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
         usi_timeout: cfg.usi_timeout,
         ready_timeout: cfg.ready_timeout,
         quit_timeout: cfg.quit_timeout,
+        stop_timeout: cfg.stop_timeout,
     };
     let book = OpeningBook::for_variant(cfg.variant, &cfg.openings, cfg.opening_order, cfg.seed)?;
     let openings_text = {
@@ -357,6 +409,13 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
             cfg.engines[e].command,
             id.name.as_deref().unwrap_or("-")
         ));
+        if cfg.engines[e].ponder {
+            console.line(&format!(
+                "  engine {} ponders (USI_Ponder true; stop answered within {} ms + tolerance)",
+                e + 1,
+                cfg.stop_timeout.as_millis()
+            ));
+        }
         for (opt, _) in &cfg.engines[e].options {
             if !id.options.iter().any(|o| o == opt) {
                 console.line(&format!(
@@ -432,6 +491,9 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchResult, String> {
                     timing.setup += rec.setup;
                     timing.teardown += rec.teardown;
                     timing.engine_moves += rec.game_plies() as u64;
+                    for e in 0..2 {
+                        timing.answers[e].add(&rec.answers[e]);
+                    }
                     let sprt_now = cfg.sprt.map(|sc| {
                         let (llr, v) = sc.verdict(&tally.penta);
                         (sc, llr, v)

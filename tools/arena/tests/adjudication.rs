@@ -7,7 +7,9 @@ use shomei::Color;
 use shomei_arena::cli::EngineConfig;
 use shomei_arena::clock::TimeControl;
 use shomei_arena::engine::StderrLog;
-use shomei_arena::game::{play, EndReason, GameError, GameJob, GameRecord, GameSettings, Player};
+use shomei_arena::game::{
+    play, EndReason, GameError, GameJob, GameRecord, GameSettings, Player, PonderCounts,
+};
 use shomei_arena::openings::{parse_line, Opening};
 use shomei_arena::record::{csa_text, MatchInfo};
 use shomei_arena::rules::{Repetition, Variant};
@@ -37,6 +39,7 @@ fn settings(tc: &str) -> GameSettings {
         usi_timeout: Duration::from_millis(1500),
         ready_timeout: Duration::from_millis(1500),
         quit_timeout: Duration::from_millis(300),
+        stop_timeout: Duration::from_millis(200),
     }
 }
 
@@ -338,5 +341,111 @@ fn cancellation_stops_a_game_at_once() {
     let r = play(&s, &players, &job("startpos"), &cancel);
     stopper.join().unwrap();
     assert!(matches!(r, Err(GameError::Cancelled)), "{r:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
+/// Black ponders (`--ponder1`) with `black`, against `white`, from the initial position; returns
+/// the game and what Black's engine echoed to its stderr.
+fn ponder_game(black: &str, white: &str, s: &GameSettings, name: &str) -> (GameRecord, String) {
+    let dir = temp_dir(name);
+    let mut cfg = fake(black);
+    cfg.ponder = true;
+    let players = [
+        player(cfg, "ponderer", StderrLog::create(&dir.join("black.log"), 1 << 20).unwrap()),
+        player(fake(white), "other", StderrLog::discard()),
+    ];
+    let (_keep, cancel) = no_cancel();
+    let rec = play(s, &players, &job("startpos"), &cancel).unwrap();
+    let log = std::fs::read_to_string(dir.join("black.log")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (rec, log)
+}
+
+/// Rooks shuffle to a fourfold repetition in 12 plies; Black guesses White's 8b7b right and
+/// its 7b8b wrong (it guesses 4a3b).
+const BLACK_SHUFFLE: &str = "script moves=2h3h,3h2h ponders=8b7b,4a3b";
+const WHITE_SHUFFLE: &str = "script moves=8b7b,7b8b";
+
+#[test]
+fn pondering_gets_ponderhit_when_guessed_and_stop_when_not() {
+    let s = settings("byoyomi=1000");
+    let (rec, log) = ponder_game(BLACK_SHUFFLE, WHITE_SHUFFLE, &s, "ponder");
+    assert_eq!(
+        (rec.outcome.winner, rec.outcome.reason),
+        (None, EndReason::Sennichite),
+        "{}",
+        rec.outcome.detail
+    );
+    assert_eq!(rec.game_plies(), 12);
+    // Six answers, each offering a legal guess: three right (ponderhit), two wrong (stop), and
+    // the last still running when the repetition ends the game (stop before gameover).
+    let want = PonderCounts { go_ponder: 6, ponderhit: 3, stop: 2, at_end: 1 };
+    assert_eq!(rec.answers[0].ponder, want);
+    assert_eq!(rec.answers[0].answers, 6);
+    assert_eq!(rec.answers[1].ponder, PonderCounts::default());
+    assert!(log.contains("got setoption name USI_Ponder value true"), "{log}");
+    // The clock as it stands after Black's move, `ponder` right after `go`.
+    assert_eq!(log.matches("got go ponder btime 0 wtime 0 byoyomi 1000\n").count(), 6, "{log}");
+    assert_eq!(log.matches("got ponderhit\n").count(), 3, "{log}");
+    assert_eq!(log.matches("got stop\n").count(), 3, "{log}");
+    let (last_stop, gameover) = (log.rfind("got stop").unwrap(), log.find("got gameover draw").unwrap());
+    assert!(last_stop < gameover, "{log}");
+    // The slowest answer is one of the game's moves, within the limit.
+    let slow = rec.answers[0].slowest.unwrap();
+    assert_eq!(slow.allowed, Duration::from_millis(1050));
+    assert!(slow.ply % 2 == 1 && slow.ply <= 11, "{slow:?}");
+    assert_eq!(slow.game, 1);
+
+    // A guess that is illegal after the move is not pondered on.
+    let (rec, log) = ponder_game("script moves=2h3h,3h2h ponders=9i9a", WHITE_SHUFFLE, &s, "no-ponder");
+    assert_eq!(rec.outcome.reason, EndReason::Sennichite);
+    assert_eq!(rec.answers[0].ponder, PonderCounts::default());
+    assert!(!log.contains("go ponder"), "{log}");
+}
+
+#[test]
+fn answering_go_ponder_at_once_breaks_the_protocol() {
+    let s = settings("byoyomi=1000");
+    // White takes 50 ms a move, so Black's early answer is surely in before Black's turn.
+    let (rec, _) = ponder_game(&format!("{BLACK_SHUFFLE} ponder-mode=early"), "slow delay=50", &s, "early");
+    assert_eq!(
+        (rec.outcome.winner, rec.outcome.reason),
+        (Some(Color::White), EndReason::ProtocolError),
+        "{}",
+        rec.outcome.detail
+    );
+    assert!(
+        rec.outcome.detail.contains("answered go ponder before ponderhit or stop"),
+        "{}",
+        rec.outcome.detail
+    );
+    assert_eq!(rec.game_plies(), 2);
+    assert!(csa(&rec, &s).contains("%+ILLEGAL_ACTION\n"));
+    // The search that answered too early ended with the game: the counts still add up.
+    assert_eq!(rec.answers[0].ponder, PonderCounts { go_ponder: 1, ponderhit: 0, stop: 0, at_end: 1 });
+}
+
+#[test]
+fn no_answer_to_stop_while_pondering_is_a_hang() {
+    let s = settings("byoyomi=1000");
+    let t = Instant::now();
+    let (rec, log) =
+        ponder_game("script moves=2h3h,3h2h ponders=4a3b ponder-mode=deaf", WHITE_SHUFFLE, &s, "deaf");
+    assert_eq!(
+        (rec.outcome.winner, rec.outcome.reason),
+        (Some(Color::White), EndReason::Hang),
+        "{}",
+        rec.outcome.detail
+    );
+    // 200 ms stop timeout + 50 ms tolerance.
+    assert!(
+        rec.outcome.detail.contains("gave no bestmove within 250 ms after stop while pondering on 4a3b"),
+        "{}",
+        rec.outcome.detail
+    );
+    assert_eq!(rec.game_plies(), 2);
+    assert_eq!(rec.answers[0].ponder, PonderCounts { go_ponder: 1, ponderhit: 0, stop: 1, at_end: 0 });
+    assert!(log.contains("got gameover lose"), "{log}");
+    assert!(csa(&rec, &s).contains("%TIME_UP\n"));
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }

@@ -256,3 +256,119 @@ fn bad_input_gets_a_clear_error() {
     assert!(o.status.success() && text(&o.stdout).contains("--engine1 CMD"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The number just before `word` in `text`: `count_before("6 go ponder, 2 stop", "stop")` is 2.
+fn count_before(text: &str, word: &str) -> u64 {
+    let at = text.find(&format!(" {word}")).unwrap_or_else(|| panic!("no '{word}' in {text}"));
+    text[..at].rsplit(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
+/// The summary line starting with `prefix`.
+fn summary_line(summary: &str, prefix: &str) -> String {
+    summary
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} in {summary}"))
+        .into()
+}
+
+#[test]
+fn pondering_match_counts_ponder_searches_and_slowest_answers() {
+    let dir = out_dir("ponder");
+    // Both offer a random reply as their ponder move; engine 2 takes 20 ms a move.
+    let (e1, e2) = (fake("random ponders=random"), fake("slow delay=20 ponders=random"));
+    let o = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--name1",
+        "one",
+        "--name2",
+        "two",
+        "--ponder",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--openings",
+        "startpos",
+        "--max-moves",
+        "40",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    assert!(stdout.contains("engine 1 ponders (USI_Ponder true"), "{stdout}");
+    assert!(stdout.lines().filter(|l| l.starts_with("game ")).all(|l| l.contains(", slowest ")), "{stdout}");
+    let summary = read(&dir, "summary.txt");
+    let endings = summary_line(&summary, "Endings: ");
+    for fault in ["hang", "protocol-error", "time", "crash", "illegal"] {
+        assert!(!endings.contains(fault), "{endings}");
+    }
+    // Every `go ponder` ended by `ponderhit`, `stop` or the end of its game.
+    let ponder = summary_line(&summary, "Ponder: ");
+    for part in ponder.trim_start_matches("Ponder: ").split("; ") {
+        let gos = count_before(part, "go ponder");
+        assert!(gos > 0, "{ponder}");
+        let ended =
+            count_before(part, "ponderhit") + count_before(part, "stop") + count_before(part, "at game end");
+        assert_eq!(gos, ended, "{ponder}");
+    }
+    for e in ["engine1", "engine2"] {
+        let log = read(&dir, &format!("logs/{e}.stderr.log"));
+        assert!(log.contains("got setoption name USI_Ponder value true"), "{e}");
+        assert!(log.contains("got go ponder btime 0 wtime 0 byoyomi 1000"), "{e}");
+    }
+    // Engine 2's slowest answer took its 20 ms at least, of byoyomi 1000 + tolerance 100.
+    let slow2 = summary_line(&summary, "Slowest answer: engine 2 (two): ");
+    let took = count_before(&slow2, "ms of 1100 allowed");
+    assert!((20..1100).contains(&took), "{slow2}");
+    assert!(slow2.contains("over the clock without the tolerance: 0 of "), "{slow2}");
+    assert!(summary.contains("Slowest answer: engine 1 (one): "), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engine_hanging_on_stop_while_pondering_loses_and_the_match_goes_on() {
+    let dir = out_dir("ponder-hang");
+    // Engine 1 ignores `stop` while pondering: at its first wrong guess it never answers.
+    let (e1, e2) = (fake("random ponders=random ponder-mode=deaf"), fake("random"));
+    let o = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--name1",
+        "deaf",
+        "--name2",
+        "fine",
+        "--ponder1",
+        "--stop-timeout",
+        "200",
+        "--games",
+        "2",
+        "--openings",
+        "startpos",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!(r[6], "hang", "{r:?}");
+        let deaf_lost = if r[3] == "deaf" { "0-1" } else { "1-0" };
+        assert_eq!(r[5], deaf_lost, "{r:?}");
+        assert!(r[11].contains("gave no bestmove within 300 ms after stop while pondering"), "{r:?}");
+    }
+    let summary = read(&dir, "summary.txt");
+    assert!(summary.contains("2 of 2 games played (finished)"), "{summary}");
+    assert!(summary.contains("Endings: hang 2"), "{summary}");
+    let ponder = summary_line(&summary, "Ponder: ");
+    assert!(ponder.ends_with("engine 2 (fine): off"), "{ponder}");
+    assert!(count_before(&ponder, "stop") >= 2, "{ponder}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,7 +15,14 @@
 //!
 //! Keys: `after=K`, `seed=N`, `delay=MS`, `moves=...`, `lines=N` (flood size),
 //! `fail-after=N countfile=PATH` (the first N starts, counted in PATH, behave; later ones never
-//! answer `usiok`). Every `setoption` and `gameover` received is echoed to stderr.
+//! answer `usiok`). Every `setoption`, `gameover`, `go ponder`, `ponderhit` and `stop` received
+//! is echoed to stderr.
+//!
+//! Pondering: `ponders=a,b,c` makes the k-th answer `bestmove M ponder <k-th of the list>`
+//! (cycling), `ponders=random` offers a random legal reply to M. `go ponder` waits for
+//! `ponderhit` (then answers as to `go`) or `stop` (then answers a random move of the position
+//! pondered); `ponder-mode=early` answers `go ponder` at once (a protocol error),
+//! `ponder-mode=deaf` never answers `stop` while pondering.
 
 use shomei::rng::Rng;
 use shomei::shogi::{Declaration, EnteringKingRule};
@@ -70,6 +77,122 @@ fn illegal_move(pos: &Position) -> String {
     "5e5d".into()
 }
 
+/// The engine's state between commands.
+struct Fake {
+    mode: String,
+    kv: HashMap<String, String>,
+    rng: Rng,
+    script: Vec<String>,
+    /// Ponder moves to offer, cycling; `random` offers a random reply.
+    ponders: Vec<String>,
+    /// The words after `position`.
+    position: Vec<String>,
+    /// `go` commands answered (a `ponderhit` counts as one).
+    gos: u64,
+    /// A `go ponder` waiting for `ponderhit` or `stop`.
+    pondering: bool,
+}
+
+impl Fake {
+    fn num(&self, k: &str, default: u64) -> u64 {
+        self.kv.get(k).and_then(|v| v.parse().ok()).unwrap_or(default)
+    }
+
+    fn current_position(&self) -> Result<Position, String> {
+        let args: Vec<&str> = self.position.iter().map(String::as_str).collect();
+        Position::from_usi_args(&args).map_err(|e| e.to_string())
+    }
+
+    /// Answers a `go` (or a `ponderhit`) as the mode says.
+    fn go(&mut self, out: &mut impl Write) {
+        self.gos += 1;
+        let mut pos = match self.current_position() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("fake-engine: bad position: {e}");
+                say(out, "bestmove resign");
+                return;
+            }
+        };
+        let misbehave = self.gos > self.num("after", 0);
+        let answer = match self.mode.as_str() {
+            "resign" if misbehave => "resign".to_string(),
+            "declare" if misbehave => "win".to_string(),
+            "illegal" if misbehave => illegal_move(&pos),
+            "crash" if misbehave => {
+                eprintln!("fake-engine: crashing as asked");
+                exit(3);
+            }
+            "hang" if misbehave => hang_forever(),
+            "garbage" if misbehave => {
+                let mut junk: Vec<u8> =
+                    (0..10_000u32).map(|i| (i * 7919 % 251) as u8).filter(|&b| b != b'\n').collect();
+                junk.extend_from_slice(b"\n\xff\xfe\x00 info \x1b[31m\n");
+                let _ = out.write_all(&junk);
+                let _ = out.write_all(b"bestmove \xff\xfe@@\n");
+                let _ = out.flush();
+                return;
+            }
+            "slow" => {
+                sleep(Duration::from_millis(self.num("delay", 1000)));
+                random_move(&mut pos, &mut self.rng)
+            }
+            "flood" => {
+                flood(out, self.num("lines", 20_000));
+                random_move(&mut pos, &mut self.rng)
+            }
+            "script" if !self.script.is_empty() => {
+                self.script[((self.gos - 1) as usize) % self.script.len()].clone()
+            }
+            _ => random_move(&mut pos, &mut self.rng),
+        };
+        match self.ponder_offer(&mut pos, &answer) {
+            Some(p) => say(out, &format!("bestmove {answer} ponder {p}")),
+            None => say(out, &format!("bestmove {answer}")),
+        }
+    }
+
+    /// The move to ponder on after `answer`, if pondering moves are offered.
+    fn ponder_offer(&mut self, pos: &mut Position, answer: &str) -> Option<String> {
+        match self.ponders.as_slice() {
+            [] => None,
+            [r] if r == "random" => {
+                let m = pos.parse_move(answer).ok()?;
+                pos.do_move(m);
+                let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                (!legal.is_empty()).then(|| legal[self.rng.below(legal.len())].to_string())
+            }
+            list => Some(list[((self.gos - 1) as usize) % list.len()].clone()),
+        }
+    }
+
+    /// The answer to a stopped (or, `early`, unfinished) ponder search: any legal move there.
+    fn ponder_answer(&mut self, out: &mut impl Write) {
+        let answer = match self.current_position() {
+            Ok(mut pos) => random_move(&mut pos, &mut self.rng),
+            Err(_) => "resign".into(),
+        };
+        say(out, &format!("bestmove {answer}"));
+    }
+}
+
+/// 20,000 `info` lines, a 200 kB line and 1 MB of stderr.
+fn flood(out: &mut impl Write, lines: u64) {
+    let mut buf = Vec::with_capacity(1 << 20);
+    for i in 0..lines {
+        let _ = writeln!(buf, "info depth {} nodes {i} score cp 0 pv 7g7f 3c3d 2g2f 8c8d", i % 30);
+    }
+    buf.extend(std::iter::repeat_n(b'x', 200_000));
+    buf.push(b'\n');
+    let _ = out.write_all(&buf);
+    let _ = out.flush();
+    let err_line = "e".repeat(500);
+    let mut err = io::stderr().lock();
+    for _ in 0..2000 {
+        let _ = writeln!(err, "{err_line}");
+    }
+}
+
 fn main() {
     let mut mode = "random".to_string();
     let mut kv: HashMap<String, String> = HashMap::new();
@@ -81,10 +204,7 @@ fn main() {
             None => mode = a,
         }
     }
-    let num = |k: &str, default: u64| kv.get(k).and_then(|v| v.parse().ok()).unwrap_or(default);
-    let after = num("after", 0);
-    let mut rng =
-        Rng::new(kv.get("seed").and_then(|v| v.parse().ok()).unwrap_or_else(Rng::seed_from_entropy));
+    let rng = Rng::new(kv.get("seed").and_then(|v| v.parse().ok()).unwrap_or_else(Rng::seed_from_entropy));
     if let (Some(limit), Some(path)) = (kv.get("fail-after"), kv.get("countfile")) {
         let limit: u64 = limit.parse().unwrap_or(0);
         let count: u64 = std::fs::read_to_string(path).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
@@ -97,103 +217,74 @@ fn main() {
         eprintln!("fake-engine: exiting at start as asked");
         exit(1);
     }
-    let script: Vec<String> =
-        kv.get("moves").map(|m| m.split(',').map(str::to_string).collect()).unwrap_or_default();
+    let list = |k: &str| -> Vec<String> {
+        kv.get(k).map(|m| m.split(',').map(str::to_string).collect()).unwrap_or_default()
+    };
+    let ponder_mode = kv.get("ponder-mode").cloned().unwrap_or_default();
+    let mut fake = Fake {
+        script: list("moves"),
+        ponders: list("ponders"),
+        mode,
+        kv,
+        rng,
+        position: vec!["startpos".into()],
+        gos: 0,
+        pondering: false,
+    };
 
     let stdin = io::stdin();
     let mut out = io::stdout();
-    let mut position: Vec<String> = vec!["startpos".into()];
-    let mut gos = 0u64;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            Some("usi") => {
-                say(&mut out, &format!("id name fake-{mode}"));
+        match words.as_slice() {
+            ["usi", ..] => {
+                say(&mut out, &format!("id name fake-{}", fake.mode));
                 say(&mut out, "id author shomei-arena tests");
                 say(&mut out, "option name Seed type spin default 0 min 0 max 1000000000");
-                if mode == "no-usiok" {
+                if fake.mode == "no-usiok" {
                     hang_forever();
                 }
                 say(&mut out, "usiok");
             }
-            Some("isready") => {
-                if mode == "no-readyok" {
+            ["isready", ..] => {
+                if fake.mode == "no-readyok" {
                     hang_forever();
                 }
                 say(&mut out, "readyok");
             }
-            Some("setoption") => {
+            ["setoption", rest @ ..] => {
                 eprintln!("fake-engine: got {line}");
-                if let ["setoption", "name", "Seed", "value", v] = words.as_slice() {
+                if let ["name", "Seed", "value", v] = rest {
                     if let Ok(s) = v.parse() {
-                        rng = Rng::new(s);
+                        fake.rng = Rng::new(s);
                     }
                 }
             }
-            Some("gameover") => eprintln!("fake-engine: got {line}"),
-            Some("position") => position = words[1..].iter().map(|w| w.to_string()).collect(),
-            Some("go") => {
-                gos += 1;
-                let args: Vec<&str> = position.iter().map(String::as_str).collect();
-                let mut pos = match Position::from_usi_args(&args) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        eprintln!("fake-engine: bad position: {e}");
-                        say(&mut out, "bestmove resign");
-                        continue;
-                    }
-                };
-                let misbehave = gos > after;
-                let answer = match mode.as_str() {
-                    "resign" if misbehave => "resign".to_string(),
-                    "declare" if misbehave => "win".to_string(),
-                    "illegal" if misbehave => illegal_move(&pos),
-                    "crash" if misbehave => {
-                        eprintln!("fake-engine: crashing as asked");
-                        exit(3);
-                    }
-                    "hang" if misbehave => hang_forever(),
-                    "garbage" if misbehave => {
-                        let mut junk: Vec<u8> =
-                            (0..10_000u32).map(|i| (i * 7919 % 251) as u8).filter(|&b| b != b'\n').collect();
-                        junk.extend_from_slice(b"\n\xff\xfe\x00 info \x1b[31m\n");
-                        let _ = out.write_all(&junk);
-                        let _ = out.write_all(b"bestmove \xff\xfe@@\n");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    "slow" => {
-                        sleep(Duration::from_millis(num("delay", 1000)));
-                        random_move(&mut pos, &mut rng)
-                    }
-                    "flood" => {
-                        let lines = num("lines", 20_000);
-                        let mut buf = Vec::with_capacity(1 << 20);
-                        for i in 0..lines {
-                            let _ = writeln!(
-                                buf,
-                                "info depth {} nodes {i} score cp 0 pv 7g7f 3c3d 2g2f 8c8d",
-                                i % 30
-                            );
-                        }
-                        buf.extend(std::iter::repeat_n(b'x', 200_000));
-                        buf.push(b'\n');
-                        let _ = out.write_all(&buf);
-                        let _ = out.flush();
-                        let err_line = "e".repeat(500);
-                        let mut err = io::stderr().lock();
-                        for _ in 0..2000 {
-                            let _ = writeln!(err, "{err_line}");
-                        }
-                        random_move(&mut pos, &mut rng)
-                    }
-                    "script" if !script.is_empty() => script[((gos - 1) as usize) % script.len()].clone(),
-                    _ => random_move(&mut pos, &mut rng),
-                };
-                say(&mut out, &format!("bestmove {answer}"));
+            ["gameover", ..] => eprintln!("fake-engine: got {line}"),
+            ["position", rest @ ..] => fake.position = rest.iter().map(|w| w.to_string()).collect(),
+            ["go", "ponder", ..] => {
+                eprintln!("fake-engine: got {line}");
+                if ponder_mode == "early" {
+                    fake.ponder_answer(&mut out);
+                } else {
+                    fake.pondering = true;
+                }
             }
-            Some("quit") => exit(0),
+            ["go", ..] => fake.go(&mut out),
+            ["ponderhit", ..] => {
+                eprintln!("fake-engine: got {line}");
+                if std::mem::take(&mut fake.pondering) {
+                    fake.go(&mut out);
+                }
+            }
+            ["stop", ..] => {
+                eprintln!("fake-engine: got {line}");
+                if std::mem::take(&mut fake.pondering) && ponder_mode != "deaf" {
+                    fake.ponder_answer(&mut out);
+                }
+            }
+            ["quit", ..] => exit(0),
             _ => {}
         }
     }
