@@ -117,15 +117,20 @@ fn every_go_form_answers_one_legal_bestmove_on_the_dobutsu_board() {
     e.quit();
 }
 
-#[test]
-fn a_solved_table_makes_go_exact_and_go_mate_give_the_winning_line() {
-    // A small sub-game solved here and handed over by DobutsuTable.
+/// A small sub-game solved and saved, with one of its positions the side to move wins in `d`
+/// plies (3 to 9).
+struct SubGame {
+    table: shomei::dobutsu::Table,
+    path: std::path::PathBuf,
+    won: Position,
+    d: u32,
+}
+
+fn solved_subgame(name: &str) -> SubGame {
     let root = Position::from_sfen("1l1/1c1/1C1/1L1 b - 1").unwrap();
     let (table, _) = solve(&root, SolveOptions { threads: 2, progress: false });
-    let path = std::env::temp_dir().join(format!("shomei-usi-dobutsu-{}.tbl", std::process::id()));
+    let path = std::env::temp_dir().join(format!("shomei-usi-dobutsu-{name}-{}.tbl", std::process::id()));
     table.save(&path).unwrap();
-    let mut e = dobutsu_engine(path.to_str().unwrap());
-    // Find a position of the sub-game that the side to move wins in a few plies.
     let (won, v) = table
         .positions()
         .find(|(p, v)| {
@@ -134,6 +139,14 @@ fn a_solved_table_makes_go_exact_and_go_mate_give_the_winning_line() {
         })
         .expect("the sub-game has short wins");
     let Value::Win(d) = v else { unreachable!() };
+    SubGame { table, path, won, d }
+}
+
+#[test]
+fn a_solved_table_makes_go_exact_and_go_mate_give_the_winning_line() {
+    // A small sub-game solved here and handed over by DobutsuTable.
+    let SubGame { table, path, won, d } = solved_subgame("exact");
+    let mut e = dobutsu_engine(path.to_str().unwrap());
     e.send(&format!("position sfen {}", won.to_sfen()));
     e.send("go byoyomi 1000");
     let lines = e.collect_until(is_bestmove, SEARCH);
@@ -292,19 +305,8 @@ fn losing_side_takes_a_draw_by_repetition() {
 
 #[test]
 fn a_table_takes_effect_by_the_next_go_and_a_damaged_one_is_refused() {
-    let root = Position::from_sfen("1l1/1c1/1C1/1L1 b - 1").unwrap();
-    let (table, _) = solve(&root, SolveOptions { threads: 2, progress: false });
+    let SubGame { path, won, d, .. } = solved_subgame("next-go");
     let dir = std::env::temp_dir();
-    let path = dir.join(format!("shomei-usi-dobutsu-next-go-{}.tbl", std::process::id()));
-    table.save(&path).unwrap();
-    let (won, v) = table
-        .positions()
-        .find(|(p, v)| {
-            matches!(v, Value::Win(d) if (3..=9).contains(d))
-                && p.status() == shomei::dobutsu::Status::Ongoing
-        })
-        .expect("the sub-game has short wins");
-    let Value::Win(d) = v else { unreachable!() };
     let mate = format!("score mate {d} ");
     // No isready between the options and the go, as scripts send it.
     let mut e = Engine::spawn();
