@@ -17,26 +17,35 @@ pub struct CsaGame {
     pub moves: Vec<Move>,
 }
 
+/// Every piece kind with its CSA name, the one table both directions read.
+const CSA_NAMES: [(PieceKind, &str); 14] = {
+    use PieceKind::*;
+    [
+        (Pawn, "FU"),
+        (Lance, "KY"),
+        (Knight, "KE"),
+        (Silver, "GI"),
+        (Gold, "KI"),
+        (Bishop, "KA"),
+        (Rook, "HI"),
+        (King, "OU"),
+        (ProPawn, "TO"),
+        (ProLance, "NY"),
+        (ProKnight, "NK"),
+        (ProSilver, "NG"),
+        (Horse, "UM"),
+        (Dragon, "RY"),
+    ]
+};
+
+/// The CSA name of a piece kind (`FU`, `UM`, ...), as records write it.
+pub fn csa_name(kind: PieceKind) -> &'static str {
+    CSA_NAMES.iter().find(|(k, _)| *k == kind).map_or("??", |(_, n)| n)
+}
+
 /// The piece kind a CSA name (`FU`, `UM`, ...) stands for.
 fn csa_kind(name: &str) -> Option<PieceKind> {
-    use PieceKind::*;
-    Some(match name {
-        "FU" => Pawn,
-        "KY" => Lance,
-        "KE" => Knight,
-        "GI" => Silver,
-        "KI" => Gold,
-        "KA" => Bishop,
-        "HI" => Rook,
-        "OU" => King,
-        "TO" => ProPawn,
-        "NY" => ProLance,
-        "NK" => ProKnight,
-        "NG" => ProSilver,
-        "UM" => Horse,
-        "RY" => Dragon,
-        _ => return None,
-    })
+    CSA_NAMES.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
 }
 
 /// The square of a CSA file and rank digit pair (`"77"`), `None` for `00` or anything else.

@@ -56,7 +56,9 @@ impl BookState {
 pub fn answer_lines(choice: &BookChoice) -> Vec<String> {
     let m = &choice.chosen;
     let pv: Vec<String> = choice.pv.iter().map(|m| m.to_string()).collect();
-    let score = info::score_words(Score::from_value(m.value));
+    // A book's value is any number the file holds; beyond the mate range it means a mate.
+    let mate = crate::search::value::MATE;
+    let score = info::score_words(Score::from_value(m.value.clamp(-mate, mate)));
     let share = if choice.total_count > 0 {
         format!(" ({:.1}% of {})", m.count as f64 * 100.0 / choice.total_count as f64, choice.total_count)
     } else {

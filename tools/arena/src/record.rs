@@ -24,24 +24,9 @@ pub struct MatchInfo {
     pub variant: Variant,
 }
 
-/// CSA piece name.
+/// CSA piece name (the rules' table: `shomei::shogi::csa`).
 pub fn csa_piece(k: PieceKind) -> &'static str {
-    match k {
-        PieceKind::Pawn => "FU",
-        PieceKind::Lance => "KY",
-        PieceKind::Knight => "KE",
-        PieceKind::Silver => "GI",
-        PieceKind::Gold => "KI",
-        PieceKind::Bishop => "KA",
-        PieceKind::Rook => "HI",
-        PieceKind::King => "OU",
-        PieceKind::ProPawn => "TO",
-        PieceKind::ProLance => "NY",
-        PieceKind::ProKnight => "NK",
-        PieceKind::ProSilver => "NG",
-        PieceKind::Horse => "UM",
-        PieceKind::Dragon => "RY",
-    }
+    shomei::shogi::csa::csa_name(k)
 }
 
 fn csa_sign(c: Color) -> char {
