@@ -1,5 +1,7 @@
 //! The `shomei` binary: a USI engine on stdin/stdout, or a one-shot command from the arguments.
 
+#![deny(clippy::missing_docs_in_private_items)]
+
 use shomei::shogi::perft::divide_listing;
 use shomei::shogi::SfenMode;
 use shomei::Position;
@@ -7,6 +9,8 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// `shomei perft <depth> [sfen]`: the perft of each legal move of the position (the start position
+/// by default) and the total, with the time taken on stderr.
 fn perft_command(args: &[String]) -> ExitCode {
     let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
         eprintln!("usage: shomei perft <depth> [sfen]");
@@ -100,7 +104,7 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("book") => shomei::book::cli::run(&args[1..]),
         Some("dobutsu") => shomei::dobutsu::cli::run(&args[1..]),
-        Some("gensfen") => shomei::learn::gensfen::cli::main(&args[1..]),
+        Some("gensfen") => shomei::training_data::gensfen::cli::main(&args[1..]),
         Some("nnue") => nnue_command(&args[1..]),
         Some("bench") => match shomei::bench::BenchConfig::from_args(&args[1..]) {
             Ok(config) => {

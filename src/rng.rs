@@ -64,6 +64,7 @@ impl Rng {
     }
 }
 
+/// Tests of the random number generator.
 #[cfg(test)]
 mod tests {
     use super::*;

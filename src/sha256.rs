@@ -23,9 +23,13 @@ const H0: [u32; 8] =
 /// A running SHA-256: `update` with the bytes in order, then `finish`.
 #[derive(Clone, Debug)]
 pub struct Sha256 {
+    /// The hash words so far (`H0` before any block).
     state: [u32; 8],
+    /// The bytes of the block not yet complete (the first `filled`).
     block: [u8; 64],
+    /// How many bytes of `block` are in use.
     filled: usize,
+    /// Bytes hashed in all, for the length that ends the padding.
     length: u64,
 }
 
@@ -125,6 +129,7 @@ pub fn file_hex(path: &std::path::Path) -> std::io::Result<String> {
     }
 }
 
+/// Tests of SHA-256 against the standard examples.
 #[cfg(test)]
 mod tests {
     use super::*;

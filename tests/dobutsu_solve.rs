@@ -123,7 +123,7 @@ fn check_sub_game(sfen: &str, depth: i32) -> usize {
 /// its depth) agrees with the table, on a sample of the sub-game's positions.
 fn check_search_against_table(table: &shomei::dobutsu::Table) {
     use shomei::dobutsu::play::{search, MATE, MATE_BOUND};
-    use shomei::game::search::{alphabeta, minimax};
+    use shomei::reference::search::{alphabeta, minimax};
     for (i, (p, v)) in table.positions().enumerate() {
         if i % 97 != 0 {
             continue;

@@ -3,9 +3,9 @@
 //! equals the games played one by one; a run resumed with more games gives the file a single run
 //! gives, after cutting off an unfinished game; other settings are refused.
 
-use shomei::learn::gensfen::{self, progress, GameConfig, RunConfig};
-use shomei::learn::record::{self, PackedSfenValue, RECORD_SIZE};
 use shomei::search::Searcher;
+use shomei::training_data::gensfen::{self, progress, GameConfig, RunConfig};
+use shomei::training_data::record::{self, PackedSfenValue, RECORD_SIZE};
 use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -195,7 +195,7 @@ fn runs_of_disjoint_game_ranges_join_into_the_file_of_one_run() {
 
 #[test]
 fn shards_with_a_manifest_join_into_one_runs_file_and_resume() {
-    use shomei::learn::gensfen::shards::{run_shards, shard_files, Manifest};
+    use shomei::training_data::gensfen::shards::{run_shards, shard_files, Manifest};
     let dir = temp_dir("shards");
     let whole = dir.join("whole.bin");
     gensfen::run(&run_config(whole.clone(), 8, 2)).unwrap();

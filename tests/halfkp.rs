@@ -21,7 +21,8 @@ use common::twins::ungrid;
 use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
 use shomei::eval::nnue::{self, AnyNetwork};
 use shomei::rng::Rng;
-use shomei::types::{Color, PieceKind, Square};
+use shomei::shogi::sfen::hands_sfen;
+use shomei::types::{Color, Hand, PieceKind, Square};
 use shomei::{Piece, Position};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
@@ -241,7 +242,7 @@ fn random_placement(rng: &mut Rng, n: usize) -> Option<String> {
     }
     board[black_king.index()] = Piece::new(Color::Black, PieceKind::King);
     board[white_king.index()] = Piece::new(Color::White, PieceKind::King);
-    let mut hands = [[0u32; 15]; 2];
+    let mut hands = [Hand::EMPTY; 2];
     let left_out = if rng.below(10) == 0 { 1 + rng.below(6) } else { 0 };
     let mut pieces: Vec<PieceKind> =
         PieceKind::HAND.iter().flat_map(|&k| (0..k.set_count()).map(move |_| k)).collect();
@@ -249,24 +250,28 @@ fn random_placement(rng: &mut Rng, n: usize) -> Option<String> {
     for &kind in &pieces[left_out..] {
         let color = if rng.chance(50) { Color::Black } else { Color::White };
         if rng.below(4) == 0 {
-            hands[color.index()][kind.index()] += 1;
+            hands[color.index()].add(kind);
             continue;
         }
         let sq = Square::new(rng.below(9) as u8, rng.below(9) as u8);
         if board[sq.index()].is_some() {
-            hands[color.index()][kind.index()] += 1;
+            hands[color.index()].add(kind);
             continue;
         }
         let promote = kind.can_promote() && rng.below(3) == 0;
         board[sq.index()] = Piece::new(color, if promote { kind.promoted() } else { kind });
     }
     let side = if rng.chance(50) { "b" } else { "w" };
-    let sfen = format!("{} {side} {} 1", board_sfen(&board), hand_sfen(&hands));
+    let sfen = format!("{} {side} {} 1", board_sfen(&board), hands_sfen(hands[0], hands[1]));
     // Unpromoted pieces on squares they cannot leave, two pawns on a file: the parser refuses.
     let pos = Position::from_sfen(&sfen).ok()?;
     // The side not to move may not be in check.
-    let other =
-        format!("{} {} {} 1", board_sfen(&board), if side == "b" { "w" } else { "b" }, hand_sfen(&hands));
+    let other = format!(
+        "{} {} {} 1",
+        board_sfen(&board),
+        if side == "b" { "w" } else { "b" },
+        hands_sfen(hands[0], hands[1])
+    );
     if Position::from_sfen(&other).ok()?.in_check() {
         return None;
     }
@@ -280,27 +285,6 @@ fn board_sfen(board: &[Piece; 81]) -> String {
         .map(|rank| (0..9u8).rev().map(|file| token(board[Square::new(file, rank).index()])).collect())
         .collect();
     ungrid(&ranks)
-}
-
-fn hand_sfen(hands: &[[u32; 15]; 2]) -> String {
-    let mut s = String::new();
-    for c in Color::ALL {
-        for kind in PieceKind::HAND_SFEN_ORDER {
-            let n = hands[c.index()][kind.index()];
-            if n > 1 {
-                s.push_str(&n.to_string());
-            }
-            if n > 0 {
-                let letter = kind.base_letter();
-                s.push(if c == Color::Black { letter } else { letter.to_ascii_lowercase() });
-            }
-        }
-    }
-    if s.is_empty() {
-        "-".to_string()
-    } else {
-        s
-    }
 }
 
 /// YaneuraOu's evaluations (`e`) of `positions` with the network in `dir/nn.bin`, at each of
@@ -412,7 +396,7 @@ fn a_trained_net_evaluates_as_yaneuraou_does() {
     let data = std::fs::read(std::env::var("SHOMEI_DATA").expect("SHOMEI_DATA: a gensfen file")).unwrap();
     let wanted: usize = std::env::var("SHOMEI_POSITIONS").map_or(1000, |n| n.parse().unwrap());
     let engine = std::env::var("YANEURAOU_NNUE").unwrap_or_else(|_| "yaneuraou-nnue".into());
-    let records = shomei::learn::record::read_records(&mut data.as_slice()).unwrap();
+    let records = shomei::training_data::record::read_records(&mut data.as_slice()).unwrap();
     let step = (records.len() / wanted).max(1);
     let positions: Vec<String> =
         records.iter().step_by(step).take(wanted).map(|r| r.position().unwrap().to_sfen()).collect();

@@ -3,27 +3,23 @@
 //! to the bytes the format description gives, the 16-bit move encoding round-trips for every legal
 //! move, records round-trip, and malformed bytes are refused with an error, never a panic.
 
-use shomei::learn::move16;
-use shomei::learn::packed::{self, PackError, UnpackError};
-use shomei::learn::record::{self, PackedSfenValue};
 use shomei::rng::Rng;
-use shomei::shogi::SfenMode;
-use shomei::{Color, Move, Piece, PieceKind, Position, Square};
+use shomei::shogi::sfen::hands_sfen;
+use shomei::shogi::{random_game, MoveDraw, SfenMode};
+use shomei::training_data::move16;
+use shomei::training_data::packed::{self, PackError, UnpackError};
+use shomei::training_data::record::{self, PackedSfenValue};
+use shomei::{Color, Hand, Move, PieceKind, Position, Square};
 
-/// Positions of seeded random games: every position of each game, until mate or `max_plies`.
+/// Positions of seeded random games from the start: every position of each game, the start
+/// included, until mate or `max_plies`; a game that runs its full length leaves out its last.
 fn random_game_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
+    let (start, mut rng) = (Position::startpos(), Rng::new(seed));
     let mut out = Vec::new();
     for _ in 0..games {
-        let mut pos = Position::startpos();
-        for _ in 0..max_plies {
-            out.push(pos.clone());
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.do_move(rng.pick(moves.as_slice()));
-        }
+        let mut game = random_game(&start, &mut rng, max_plies, MoveDraw::Uniform);
+        game.truncate(max_plies);
+        out.extend(game);
     }
     out
 }
@@ -52,16 +48,15 @@ fn thinned(pos: &Position, rng: &mut Rng) -> Option<Position> {
         board.push(if rank < 8 { '/' } else { ' ' });
     }
     board.push(pos.side_to_move().sfen_char());
-    let mut hand = String::new();
+    let mut hands = [Hand::EMPTY; 2];
     for c in Color::ALL {
+        // The draws go kind by kind in this order: another order would thin other pieces.
         for k in PieceKind::HAND_SFEN_ORDER {
             let kept = (0..pos.hand(c).count(k)).filter(|_| rng.chance(60)).count();
-            for _ in 0..kept {
-                hand.push_str(&Piece::new(c, k).sfen());
-            }
+            hands[c.index()].set(k, kept as u32);
         }
     }
-    let hand = if hand.is_empty() { "-".to_string() } else { hand };
+    let hand = hands_sfen(hands[0], hands[1]);
     Position::from_sfen(&format!("{board} {hand} {}", pos.game_ply())).ok()
 }
 
@@ -141,7 +136,7 @@ fn known_positions_round_trip_and_composed_ones_are_refused() {
 }
 
 /// The start position's 256 bits, field by field, derived by hand from the format description in
-/// `learn::packed` (bits in stream order; each byte takes 8 of them, first bit in its bit 0).
+/// `training_data::packed` (bits in stream order; each byte takes 8 of them, first bit in its bit 0).
 ///
 /// - side to move Black: `0`;
 /// - Black's king on 5i, index 4 * 9 + 8 = 44 = 0b0101100, 7 bits lowest first: `0011010`;

@@ -10,7 +10,7 @@ use shomei::dobutsu::book::{Book as DobutsuBook, EMBEDDED_BYTES};
 use shomei::dobutsu::{solve, Position as DobutsuPosition, SolveOptions, Table};
 use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
 use shomei::eval::nnue::network::Network;
-use shomei::learn::packed;
+use shomei::training_data::packed;
 use std::io::Cursor;
 use std::path::PathBuf;
 use std::sync::OnceLock;

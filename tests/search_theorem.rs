@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use shomei::rng::Rng;
 use shomei::search::value::{Value, INFINITE};
 use shomei::search::{search_value, SearchAlgorithm};
-use shomei::shogi::SfenMode;
+use shomei::shogi::{random_game, MoveDraw, SfenMode};
 use shomei::Position;
 
 const STARTS: [&str; 4] = [
@@ -20,16 +20,8 @@ const STARTS: [&str; 4] = [
 fn random_position(seed: u64, plies: usize) -> Position {
     let mut rng = Rng::new(seed);
     let start = STARTS[rng.below(STARTS.len())];
-    let mut pos = Position::from_sfen_mode(start, SfenMode::Composed).unwrap();
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[rng.below(moves.len())];
-        pos.do_move(m);
-    }
-    pos
+    let start = Position::from_sfen_mode(start, SfenMode::Composed).unwrap();
+    random_game(&start, &mut rng, plies, MoveDraw::Uniform).pop().expect("a game holds its start")
 }
 
 /// Keeps depth-3 trees small enough for a test: fewer root moves, deeper search.

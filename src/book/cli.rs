@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// What `shomei book` prints when its command line is wrong.
 const USAGE: &str = "usage:
   shomei book make <out.db> <games>... [--plies N] [search options]
       every position of the games up to game ply N (default 16) searched and written, sorted;
@@ -47,11 +48,14 @@ pub fn run(args: &[String]) -> ExitCode {
 
 /// The flags and plain arguments of a command line.
 struct Args {
+    /// The arguments that are not flags, in order.
     plain: Vec<String>,
+    /// Each `--name value` pair as (name, value), in order; a later one overrides an earlier one.
     flags: Vec<(String, String)>,
 }
 
 impl Args {
+    /// Splits `args` into flags and plain arguments; every `--name` takes the next argument as its value.
     fn parse(args: &[String]) -> Result<Args, String> {
         let mut plain = Vec::new();
         let mut flags = Vec::new();
@@ -67,10 +71,12 @@ impl Args {
         Ok(Args { plain, flags })
     }
 
+    /// The value of the last `--name`, if given.
     fn text(&self, name: &str) -> Option<&str> {
         self.flags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
+    /// The value of `--name` parsed, or `default` when it is not given.
     fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
         match self.text(name) {
             None => Ok(default),
@@ -86,6 +92,7 @@ impl Args {
         }
     }
 
+    /// The search settings of the command line, with `default_multipv` where `--multipv` is not given.
     fn analysis(&self, default_multipv: usize) -> Result<Analysis, String> {
         let mut a = Analysis { multipv: default_multipv, ..Analysis::default() };
         a.movetime_ms = self.text("movetime").map(|_| self.number("movetime", 0u64)).transpose()?;
@@ -100,6 +107,7 @@ impl Args {
     }
 }
 
+/// The flags every searching command takes (read by `Args::analysis`).
 const SEARCH_FLAGS: [&str; 6] = ["depth", "movetime", "multipv", "threads", "hash", "eval-file"];
 
 /// The book at `path`, or an empty one when there is no file yet.
@@ -138,6 +146,7 @@ fn save_now_and_then(data: &BookData, path: &Path, last: &mut Instant) {
     }
 }
 
+/// `shomei book make`: searches every position of the games up to `--plies` into the book.
 fn make_command(args: &[String]) -> Result<(), String> {
     let a = Args::parse(args)?;
     let mut known = SEARCH_FLAGS.to_vec();
@@ -172,6 +181,7 @@ fn make_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei book think`: grows the book from `--root` along the replies close to each best move.
 fn think_command(args: &[String]) -> Result<(), String> {
     let a = Args::parse(args)?;
     let mut known = SEARCH_FLAGS.to_vec();
@@ -200,6 +210,7 @@ fn think_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei book merge`: the union of the input books (`make::merge` decides between copies of a move).
 fn merge_command(args: &[String]) -> Result<(), String> {
     let [out, inputs @ ..] = args else { return Err(USAGE.to_string()) };
     if inputs.is_empty() {
@@ -214,6 +225,7 @@ fn merge_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei book sort`: rewrites a book sorted, as lookups in the file itself need.
 fn sort_command(args: &[String]) -> Result<(), String> {
     let [input, out] = args else { return Err(USAGE.to_string()) };
     let data = read_book(Path::new(input))?;

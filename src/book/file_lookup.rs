@@ -10,15 +10,21 @@ use std::path::{Path, PathBuf};
 
 /// A book file whose positions are looked up as they are needed.
 pub struct FileBook {
+    /// The book file, opened afresh by each lookup so that `FileBook` holds no file handle.
     path: PathBuf,
+    /// The file's size in bytes when opened: the upper end of the binary search.
     len: u64,
+    /// Whether keys leave out the ply, so that a position matches at any ply.
     ignore_ply: bool,
 }
 
 /// A position line found in the file: where it starts and ends, and its key.
 struct Found {
+    /// The byte offset of the line's first byte.
     start: u64,
+    /// The byte offset just past the line's newline, where its moves start.
     end: u64,
+    /// The line's SFEN, without its ply when the book ignores plies.
     key: String,
 }
 

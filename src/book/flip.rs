@@ -3,9 +3,9 @@
 //! for one side serves the other too.
 
 use super::BookMove;
-use crate::shogi::sfen::board_sfen;
+use crate::shogi::sfen::{board_sfen, hands_sfen};
 use crate::shogi::Position;
-use crate::types::{Color, Move, Piece, PieceKind};
+use crate::types::{Color, Move, Piece};
 
 /// The colour-flipped twin of `pos`, if it is a position (it always is for one that is).
 pub fn flipped_position(pos: &Position) -> Option<Position> {
@@ -17,22 +17,8 @@ pub fn flipped_position(pos: &Position) -> Option<Position> {
             Piece::new(!p.color(), p.kind())
         }
     });
-    let mut hands = String::new();
-    for c in Color::ALL {
-        // The flipped position's `c` holds what `!c` holds here.
-        for k in PieceKind::HAND_SFEN_ORDER {
-            let n = pos.hand(!c).count(k);
-            if n > 1 {
-                hands.push_str(&n.to_string());
-            }
-            if n > 0 {
-                hands.push_str(&Piece::new(c, k).sfen());
-            }
-        }
-    }
-    if hands.is_empty() {
-        hands.push('-');
-    }
+    // The flipped position's Black holds what White holds here, and the other way round.
+    let hands = hands_sfen(pos.hand(Color::White), pos.hand(Color::Black));
     let side = (!pos.side_to_move()).sfen_char();
     Position::from_sfen(&format!("{board} {side} {hands} {}", pos.game_ply())).ok()
 }
@@ -51,6 +37,7 @@ pub fn flip_book_move(m: &BookMove) -> BookMove {
     BookMove { mv: flip_move(m.mv), ponder: m.ponder.map(flip_move), ..*m }
 }
 
+/// Tests of the colour flip of positions.
 #[cfg(test)]
 mod tests {
     use super::*;

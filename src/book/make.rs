@@ -44,7 +44,9 @@ impl Default for Analysis {
 
 /// Searches positions for a book, keeping its table between them (book positions are close).
 pub struct Analyst {
+    /// The searcher, kept so that its hash table carries over from one position to the next.
     searcher: Searcher,
+    /// How each position is searched.
     settings: Analysis,
 }
 
@@ -228,6 +230,7 @@ impl Analysis {
 }
 
 impl Analyst {
+    /// The depth a position in the book must have to count as searched, `None` when searching by time.
     fn settings_depth(&self) -> Option<i32> {
         self.settings.depth_or_none()
     }

@@ -100,6 +100,7 @@ pub struct ReadReport {
 }
 
 impl ReadReport {
+    /// Counts a malformed line, remembering the first one's number.
     fn malformed_at(&mut self, line: usize) {
         self.malformed += 1;
         self.first_malformed_line.get_or_insert(line);
@@ -119,7 +120,9 @@ impl ReadReport {
 /// when the book ignores plies).
 #[derive(Clone, Debug, Default)]
 pub struct BookEntries {
+    /// Each position's moves, in `sort_moves` order, by key.
     map: FxHashMap<String, Vec<BookMove>>,
+    /// Whether keys leave out the ply (the SFEN's last field).
     ignore_ply: bool,
 }
 
@@ -251,6 +254,7 @@ fn ply_of(sfen: &str) -> u32 {
     rest.trim().parse().unwrap_or(0)
 }
 
+/// Tests of the book text format.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +282,7 @@ mod tests {
         assert_eq!(classify("sfen  a b c 1 "), Line::Position("a b c 1"));
     }
 
+    /// The move of a USI text.
     fn m_of(s: &str) -> Move {
         Move::parse_usi(s).unwrap()
     }

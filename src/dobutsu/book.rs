@@ -65,9 +65,13 @@ pub static EMBEDDED_BYTES: &[u8] = include_bytes!("second_player.book");
 /// Wins within this many plies are left to a search of this depth, not stored.
 pub const SHORT: u32 = 5;
 
+/// The file's first 8 bytes.
 const MAGIC: &[u8; 8] = b"SHMDBOOK";
+/// The format version this build writes and reads.
 const VERSION: u32 = 1;
+/// Bytes before the indices: magic, version, count, index-space size and short-win depth.
 const HEADER: usize = 28;
+/// Bytes of the FNV-1a checksum that ends the file.
 const CHECKSUM: usize = 8;
 /// The deepest search a book may leave its short wins to (a few milliseconds at most).
 const MAX_SHORT: u32 = 7;
@@ -131,9 +135,13 @@ pub struct Entry {
 
 /// A book read from bytes (borrowed: the embedded one is used in place).
 pub struct Book<'a> {
+    /// Wins within this many plies are found by search, not stored.
     short: u32,
+    /// The position indices, 4 little-endian bytes each, strictly ascending.
     keys: &'a [u8],
+    /// Each position's move, as its place in the canonical position's legal moves.
     moves: &'a [u8],
+    /// Each position's plies to the end of the game with its move.
     distances: &'a [u8],
 }
 
@@ -200,6 +208,7 @@ impl<'a> Book<'a> {
         self.short
     }
 
+    /// The `i`-th position index.
     fn key(&self, i: usize) -> u32 {
         u32::from_le_bytes(self.keys[4 * i..4 * i + 4].try_into().expect("4 bytes"))
     }

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// What `shomei dobutsu` prints when its command line is wrong.
 const USAGE: &str = "usage: shomei dobutsu solve [--out FILE] [--threads N]\n       \
                      shomei dobutsu perft DEPTH [SFEN]\n       shomei dobutsu probe FILE [SFEN]\n       \
                      shomei dobutsu book --table FILE --out FILE";
@@ -38,6 +39,7 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
+/// The position given by the SFEN words of `args`, or the start position when there are none.
 fn position_arg(args: &[String]) -> Result<Position, String> {
     if args.is_empty() {
         return Ok(Position::startpos());
@@ -45,6 +47,7 @@ fn position_arg(args: &[String]) -> Result<Position, String> {
     Position::from_sfen(&args.join(" ")).map_err(|e| format!("invalid sfen: {e}"))
 }
 
+/// `shomei dobutsu solve`: solves the game from the start, prints the counts and saves the table.
 fn solve_command(args: &[String]) -> Result<(), String> {
     let mut out = super::table::default_path().unwrap_or_else(|| PathBuf::from("dobutsu.tbl"));
     let mut opts = SolveOptions { progress: true, ..Default::default() };
@@ -91,6 +94,7 @@ fn solve_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei dobutsu perft`: leaf counts per root move.
 fn perft_command(args: &[String]) -> Result<(), String> {
     let depth: u32 = args.first().and_then(|d| d.parse().ok()).ok_or(USAGE)?;
     let pos = position_arg(&args[1..])?;
@@ -102,6 +106,7 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei dobutsu probe`: a position's value and best move, from a saved table.
 fn probe_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or(USAGE)?;
     let start = Instant::now();
@@ -117,6 +122,7 @@ fn probe_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `shomei dobutsu book`: builds the second player's book from a full table and writes it.
 fn book_command(args: &[String]) -> Result<(), String> {
     let (mut table_path, mut out) = (None, None);
     let mut it = args.iter();

@@ -50,10 +50,13 @@ struct Tables {
     offset: [[[u32; 9]; BUDGETS]; 11],
 }
 
+/// The flat index of a budget triple (Chick, Elephant, Giraffe pieces still to place).
 const fn budget_index(b: [usize; 3]) -> usize {
     b[0] * 9 + b[1] * 3 + b[2]
 }
 
+/// Fills `Tables` by squares left: `ways[0]` counts the splits of the hands, `ways[n]` sums
+/// `ways[n - 1]` over the states the budget allows on the next square, `offset` is that running sum.
 const fn build_tables() -> Tables {
     let mut ways = [[0u64; BUDGETS]; 11];
     let mut offset = [[[0u32; 9]; BUDGETS]; 11];
@@ -89,6 +92,7 @@ const fn build_tables() -> Tables {
     Tables { ways, offset }
 }
 
+/// The ranking tables, built at compile time.
 static TABLES: Tables = build_tables();
 
 /// Indices per Lion placement.
@@ -122,6 +126,7 @@ fn hand_split_rank(black: usize, white: usize) -> u64 {
     (t * (t + 1) / 2 + black) as u64
 }
 
+/// The split `(black, white)` of rank `i`: the inverse of `hand_split_rank`.
 fn hand_split_unrank(i: u64) -> (u8, u8) {
     const SPLITS: [(u8, u8); 6] = [(0, 0), (0, 1), (1, 0), (0, 2), (1, 1), (2, 0)];
     SPLITS[i as usize]
@@ -250,10 +255,12 @@ pub fn position_of(index: u64) -> Position {
     pos
 }
 
+/// Tests of the ranking function.
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The index of `p` as it stands, unmirrored; `None` without both Lions or outside the index.
     fn oriented(p: &Position) -> Option<u64> {
         rank_oriented(p, p.lion(Color::Black)?, p.lion(Color::White)?, false)
     }

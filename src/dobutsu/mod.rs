@@ -19,12 +19,14 @@
 //!   root; `Table::save` / `Table::load`; `Table::probe(&Position) -> Option<Value>` (exact
 //!   value and distance in plies for the side to move, `None` where the table does not reach);
 //!   `Table::best_move` (fastest win, else a draw, else the slowest loss).
-//! - [`play::choose_move`]: the table's move when it covers the position, else the embedded
+//! - [`player::choose_move`]: the table's move when it covers the position, else the embedded
 //!   book's, else an alpha-beta
-//!   search to a given depth, with the [`play::Outcome`] it is based on.
+//!   search to a given depth, with the [`player::Outcome`] it is based on.
 //! - [`book`]: the second player's book embedded in the binary (`book::embedded()`,
 //!   `Book::best_move`): one optimal move for every position the second player meets from the
 //!   start, so the engine never loses as the second player without the full table.
+//! - [`player::Player`]: the board behind the protocol's Dobutsu variant: the game so far, the
+//!   table in use, and `go` / `go mate` as jobs that report [`player::DobutsuEvent`]s.
 //! - `cli::run`: the `shomei dobutsu solve|perft|probe|book` command line.
 
 pub mod book;
@@ -33,6 +35,7 @@ pub mod index;
 pub mod movegen;
 pub mod perft;
 pub mod play;
+pub mod player;
 pub mod position;
 pub mod sfen;
 pub mod solve;
@@ -40,7 +43,7 @@ pub mod table;
 
 pub use movegen::{legal_moves, MoveList};
 pub use perft::perft;
-pub use play::{choose_move, Outcome};
+pub use player::{choose_move, Outcome};
 pub use position::{Kind, Move, Position, Status};
 pub use sfen::{move_to_usi, parse_move, MoveError, SfenError, START_SFEN};
 pub use solve::{solve, SolveOptions, SolveStats};

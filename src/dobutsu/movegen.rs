@@ -1,15 +1,34 @@
 //! Legal move generation. Every pseudo-legal move is legal in Dobutsu: moving into capture is
 //! allowed, and drops may go on any empty square. A position whose Lion has been captured has
-//! no moves.
+//! no moves. The position's status is here too, since it asks whether a move exists.
 
-use super::position::{cell_piece, far_rank, rank_of, Kind, Move, Position, SQUARES, STEPS, WHITE_BIT};
+use super::position::{
+    cell_piece, far_rank, rank_of, Kind, Move, Position, Status, SQUARES, STEPS, WHITE_BIT,
+};
 use crate::types::Color;
 
 /// Upper bound on legal moves in any position (36 board moves plus at most 33 drops).
 pub const MAX_MOVES: usize = 96;
 
 /// A fixed-capacity list of moves.
-pub type MoveList = crate::game::MoveList<Move, MAX_MOVES>;
+pub type MoveList = crate::types::MoveList<Move, MAX_MOVES>;
+
+/// The status lives with the move generator: a side without a legal move has lost.
+impl Position {
+    /// The position's status under Tanaka's rules (see the module docs of `dobutsu`).
+    pub fn status(&self) -> Status {
+        if self.lion(self.side).is_none() {
+            return Status::Lost;
+        }
+        if self.can_catch() {
+            return Status::CanCatch;
+        }
+        if self.lost_to_try() || legal_moves(self).is_empty() {
+            return Status::Lost;
+        }
+        Status::Ongoing
+    }
+}
 
 /// Every legal move of the side to move: board moves first (by origin square), then drops.
 pub fn legal_moves(pos: &Position) -> MoveList {

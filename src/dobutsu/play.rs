@@ -1,35 +1,20 @@
-//! Choosing a move: exact from a solved table when one covers the position, otherwise by a
-//! depth-limited alpha-beta search on the same rules.
+//! Dobutsu as a [`Game`] for the reference searches, and the depth-limited search on its rules
+//! (the player, `super::player`, chooses between it, the table and the book).
 //!
-//! The search is the shared reference search of [`crate::game`]; this module makes Dobutsu a
+//! The search is the shared reference search of [`crate::reference`]; this module makes Dobutsu a
 //! [`Game`] for it. Search scores are from the side to move's point of view: `MATE - d` for a
 //! win that ends the game in `d` plies, `-(MATE - d)` for a loss in `d` plies, material and Lion
 //! advance otherwise.
 
 use super::movegen::{legal_moves, MoveList};
 use super::position::{Kind, Move, Position, Status};
-use super::table::{Table, Value};
-use crate::game::{self, Game};
+use crate::reference::{self, Game};
 use crate::types::Color;
 
 /// The score of a game that is won now; a win in `d` plies scores `MATE - d`.
 pub const MATE: i32 = 30_000;
 /// Scores at or beyond this magnitude are forced results.
-pub const MATE_BOUND: i32 = MATE - game::search::WIN_MARGIN;
-
-/// Why a move was chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// From the solved table: the exact value kept by the move, for the side to move.
-    Exact(Value),
-    /// From the search, at `depth` plies: a score as described in the module docs.
-    Search {
-        /// The score for the side to move.
-        score: i32,
-        /// The depth searched, in plies.
-        depth: u32,
-    },
-}
+pub const MATE_BOUND: i32 = MATE - reference::search::WIN_MARGIN;
 
 /// A heuristic score for the side to move: material (in hand counts a little more) and how far
 /// each Lion has advanced.
@@ -77,11 +62,11 @@ impl Game for Position {
         self.play(m)
     }
 
-    fn status(&self) -> game::Status {
+    fn status(&self) -> reference::Status {
         match Position::status(self) {
-            Status::Ongoing => game::Status::Ongoing,
-            Status::CanCatch => game::Status::WinsNext,
-            Status::Lost => game::Status::Lost,
+            Status::Ongoing => reference::Status::Ongoing,
+            Status::CanCatch => reference::Status::WinsNext,
+            Status::Lost => reference::Status::Lost,
         }
     }
 
@@ -99,18 +84,7 @@ impl Game for Position {
     }
 }
 
-/// The best move by the reference search ([`game::search::search`]) to `depth` plies.
+/// The best move by the reference search ([`reference::search::search`]) to `depth` plies.
 pub fn search(pos: &Position, depth: u32) -> Option<(Move, i32)> {
-    game::search::search(pos, depth)
-}
-
-/// The move to play: exact from `table` when it covers the position and all its successors,
-/// else exact from the embedded second-player book where it covers the position, otherwise
-/// from a search to `depth` plies. `None` when there is no legal move.
-pub fn choose_move(pos: &Position, table: Option<&Table>, depth: u32) -> Option<(Move, Outcome)> {
-    let book = || super::book::embedded().ok().and_then(|b| b.best_move(pos));
-    if let Some((m, v)) = table.and_then(|t| t.best_move(pos)).or_else(book) {
-        return Some((m, Outcome::Exact(v)));
-    }
-    search(pos, depth).map(|(m, score)| (m, Outcome::Search { score, depth }))
+    reference::search::search(pos, depth)
 }

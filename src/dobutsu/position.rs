@@ -64,6 +64,7 @@ impl Kind {
         }
     }
 
+    /// The kind of a cell's low three bits (Lion for any other value).
     const fn from_bits(b: u8) -> Kind {
         match b {
             1 => Kind::Chick,
@@ -121,6 +122,8 @@ pub const fn far_rank(color: Color) -> usize {
 /// Step targets, `STEPS[cell & 15][sq]`, as a 12-bit mask (indexed by cell so colour is built in).
 pub static STEPS: [[u16; SQUARES]; 16] = build_steps();
 
+/// The steps of a kind (by its cell bits) as `(d_rank, d_col)` for Black; none for 0 and unused
+/// values.
 const fn kind_dirs(kind: u8) -> &'static [(i32, i32)] {
     // (d_rank, d_col) for Black; White mirrors d_rank. Forward for Black is d_rank = -1.
     match kind {
@@ -133,6 +136,7 @@ const fn kind_dirs(kind: u8) -> &'static [(i32, i32)] {
     }
 }
 
+/// Builds `STEPS`: for each cell value and square, the squares one step of that piece reaches.
 const fn build_steps() -> [[u16; SQUARES]; 16] {
     let mut t = [[0u16; SQUARES]; 16];
     let mut c = 0;
@@ -202,10 +206,13 @@ pub enum Status {
 /// A Dobutsu position: board, hands, side to move and the ply number (for SFEN only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// Cells by square (`rank * 3 + col`), 0 where empty.
     pub(crate) board: [Cell; SQUARES],
     /// Hand counts `[color][Chick, Elephant, Giraffe]`.
     pub(crate) hands: [[u8; 3]; 2],
+    /// The side to move.
     pub(crate) side: Color,
+    /// The move number written in SFEN, 1 at the start; the rules do not use it.
     pub(crate) ply: u32,
 }
 
@@ -331,20 +338,6 @@ impl Position {
             Some(sq) => rank_of(sq) == far_rank(them) && self.attacks(self.side) & (1 << sq) == 0,
             None => false,
         }
-    }
-
-    /// The position's status under Tanaka's rules (see the module docs of `dobutsu`).
-    pub fn status(&self) -> Status {
-        if self.lion(self.side).is_none() {
-            return Status::Lost;
-        }
-        if self.can_catch() {
-            return Status::CanCatch;
-        }
-        if self.lost_to_try() || super::movegen::legal_moves(self).is_empty() {
-            return Status::Lost;
-        }
-        Status::Ongoing
     }
 
     /// The position after `m`, which must be legal here (see `movegen::legal_moves`).

@@ -78,6 +78,7 @@ impl fmt::Display for SfenError {
 
 impl std::error::Error for SfenError {}
 
+/// The owner (by case) and kind of an SFEN piece letter; `None` for a letter that is no piece.
 fn letter_kind(c: char) -> Option<(Color, Kind)> {
     let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
     let kind = match c.to_ascii_uppercase() {
@@ -288,6 +289,7 @@ pub fn square_name(sq: usize) -> String {
     format!("{file}{rank}")
 }
 
+/// The square of a USI name such as `2d` (its first two bytes); `None` off the board.
 fn parse_square(b: &[u8]) -> Option<usize> {
     let file = (b[0] as char).to_digit(10)? as usize;
     let rank = b[1].checked_sub(b'a')? as usize;

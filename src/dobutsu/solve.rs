@@ -76,6 +76,7 @@ impl Default for SolveOptions {
 struct AtomicBitmap(Vec<AtomicU64>);
 
 impl AtomicBitmap {
+    /// A bitmap of `bits` clear bits.
     fn new(bits: u64) -> AtomicBitmap {
         AtomicBitmap((0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
     }
@@ -90,6 +91,7 @@ impl AtomicBitmap {
         word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0
     }
 
+    /// The bitmap's words, for the table.
     fn into_words(self) -> Vec<u64> {
         self.0.into_iter().map(AtomicU64::into_inner).collect()
     }
@@ -106,6 +108,7 @@ enum Child {
     Inner,
 }
 
+/// What the position `c`, reached by a move and normalised, is for the mover.
 #[inline]
 fn classify(c: &Position) -> Child {
     match c.catch_and_try() {
@@ -158,13 +161,18 @@ fn parallel<R: Send>(
 /// open one, the indices of its non-terminal children.
 #[derive(Default)]
 struct Graph {
+    /// The index of each expanded position (turned into its dense id before the fill).
     parents: Vec<u32>,
+    /// Each expanded position's byte as `settle` gives it: 0 while its children decide.
     settled: Vec<u8>,
+    /// Each expanded position's count of non-terminal children listed in `kids` (0 once settled).
     nkids: Vec<u8>,
+    /// The non-terminal children of the open positions, one run of `nkids` after another.
     kids: Vec<u32>,
 }
 
 impl Graph {
+    /// Moves `other`'s records to the end of `self`'s, keeping the order.
     fn append(&mut self, other: &mut Graph) {
         self.parents.append(&mut other.parents);
         self.settled.append(&mut other.settled);
@@ -175,14 +183,20 @@ impl Graph {
 
 /// Counts finished work units and prints a line at every tenth when enabled.
 struct Progress<'a> {
+    /// What the progress lines call this phase.
     label: &'a str,
+    /// The number of work units in the phase.
     total: usize,
+    /// The work units finished so far, by all threads.
     done: AtomicUsize,
+    /// Whether to print at all.
     on: bool,
+    /// When the phase started, for the times printed.
     start: Instant,
 }
 
 impl Progress<'_> {
+    /// Counts one finished unit, and prints when that crosses a tenth of the total.
     fn tick(&self) {
         let done = self.done.fetch_add(1, Relaxed) + 1;
         if self.on && done * 10 / self.total.max(1) > (done - 1) * 10 / self.total.max(1) {
@@ -195,11 +209,17 @@ impl Progress<'_> {
 /// Per-thread enumeration results.
 #[derive(Default)]
 struct Found {
+    /// New positions where the side to move can capture the opposing Lion.
     catch: u64,
+    /// New positions lost to a safe Try.
     tried: u64,
+    /// New non-terminal positions.
     other: u64,
+    /// Moves generated.
     edges: u64,
+    /// The new non-terminal positions' indices: this thread's share of the next frontier.
     next: Vec<u32>,
+    /// The graph of the positions this thread expanded.
     graph: Graph,
 }
 

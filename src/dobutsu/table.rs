@@ -20,17 +20,21 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
+/// The magic of format 2, the one written: the file ends with a SHA-256 of its bytes.
 const MAGIC: &[u8; 16] = b"SHOMEI-DOBUTSU-2";
 /// The magic of format 1, without the checksum.
 const MAGIC_UNCHECKED: &[u8; 16] = b"SHOMEI-DOBUTSU-1";
 
 /// A writer or reader that hashes the bytes going through it.
 struct Hashing<T> {
+    /// The writer or reader the bytes go through.
     inner: T,
+    /// The SHA-256 of every byte written or read so far.
     hash: crate::sha256::Sha256,
 }
 
 impl<T> Hashing<T> {
+    /// Wraps `inner`, with nothing hashed yet.
     fn new(inner: T) -> Hashing<T> {
         Hashing { inner, hash: crate::sha256::Sha256::new() }
     }

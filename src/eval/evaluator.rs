@@ -15,7 +15,9 @@ use std::sync::Arc;
 
 /// A network and the accumulators of the current line.
 pub struct Incremental<N: Architecture<L>, const L: usize> {
+    /// The network, shared with the other threads (`Arc` inside).
     net: N,
+    /// The accumulators of the current line, kept up to date by `push` and `pop`.
     stack: AccumulatorStack<L>,
     /// False: every evaluation is computed from scratch, the reference the updates are checked
     /// against.
@@ -23,12 +25,14 @@ pub struct Incremental<N: Architecture<L>, const L: usize> {
 }
 
 impl<N: Architecture<L>, const L: usize> Incremental<N, L> {
+    /// `net` with its stack set at `pos`, the root of the coming search.
     fn new(net: N, pos: &Position, incremental: bool) -> Self {
         let mut stack = AccumulatorStack::new();
         stack.reset(&net, pos);
         Incremental { net, stack, incremental }
     }
 
+    /// The network's evaluation of `pos`, the top of the stack: incrementally, or from scratch.
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position) -> Value {
         if self.incremental {

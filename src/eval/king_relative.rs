@@ -20,6 +20,7 @@ use crate::Position;
 const SPAN: i32 = 17;
 /// The packed index of offset (0, 0).
 const CENTRE: i32 = 8 * SPAN + 8;
+/// Packed offsets: the width of each table row.
 const RELATIONS: usize = (SPAN * SPAN) as usize;
 
 /// Square index with each file padded to `SPAN` ranks: the difference of two padded indices is
@@ -34,6 +35,7 @@ const PADDED: [i32; 81] = {
     t
 };
 
+/// The larger of two values (`Ord::max` is not `const`).
 const fn max(a: i32, b: i32) -> i32 {
     if a > b {
         a
@@ -130,7 +132,9 @@ const fn build(own: bool) -> Table {
     t
 }
 
+/// What each piece scores by its offset from its own king.
 static OWN_KING: Table = build(true);
+/// What each piece scores by its offset from the enemy king.
 static ENEMY_KING: Table = build(false);
 /// Stands in for either table when that king is missing (a composed problem), looked up as if the
 /// king stood on square index 0, so the loop below needs no test per piece and never touches
@@ -193,6 +197,7 @@ pub fn placement(pos: &Position) -> Value {
     side(pos, Color::Black) - side(pos, Color::White)
 }
 
+/// Tests of the king-relative tables.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +209,7 @@ mod tests {
         (CENTRE + if c == Color::Black { d } else { -d }) as usize
     }
 
+    /// The square of a USI name such as `5e`.
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
     }

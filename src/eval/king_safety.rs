@@ -71,7 +71,11 @@ const fn masks(which: u8) -> [Bitboard; 81] {
 static ZONE: [Bitboard; 81] = masks(0);
 /// Where an enemy piece of any kind may stand to attack a square next to the king, by king colour.
 static NEAR: [[Bitboard; 81]; 2] = [masks(1), masks(2)];
+/// The three files and three ranks through the 3x3 box around the king: where a rook, dragon or
+/// lance may stand to reach a square next to it.
 static ROOK_REACH: [Bitboard; 81] = masks(3);
+/// The diagonals through the 3x3 box around the king: where a bishop or horse may stand to reach
+/// a square next to it.
 static BISHOP_REACH: [Bitboard; 81] = masks(4);
 
 /// Penalty by danger: quadratic, so a few points of danger cost little and a lot costs a piece.
@@ -197,10 +201,12 @@ pub fn king_safety(pos: &Position) -> Value {
     penalty(pos, Color::White) - penalty(pos, Color::Black)
 }
 
+/// Tests of the king-safety masks, penalty and attacker candidates.
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The square of a USI name such as `5e`.
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
     }

@@ -1,8 +1,11 @@
-//! Static evaluation for the alpha-beta search, computed from scratch on every call.
+//! Static evaluation for the alpha-beta search. `evaluate` is the hand-written evaluation,
+//! computed from scratch on every call; `nnue` holds the networks (shomei's own and YaneuraOu's
+//! HalfKP), whose accumulators are updated move by move; `Evaluator` chooses between them.
 //!
-//! Three parts, each from Black's point of view, added and turned toward the side to move:
-//! - `material`: a value per kind on the board and a higher one in hand (the position keeps the
-//!   sum move by move, `Position::material`);
+//! The hand-written evaluation has three parts, each from Black's point of view, added and
+//! turned toward the side to move:
+//! - material: a value per kind on the board and a higher one in hand (`shogi::material`: the
+//!   position keeps the sum move by move, `Position::material`);
 //! - `king_relative`: each piece's placement relative to its own king (defence) and the enemy
 //!   king (attack), and the king's own square;
 //! - `king_safety`: a penalty growing with the square of the danger around each king.
@@ -18,21 +21,17 @@
 pub mod evaluator;
 mod king_relative;
 mod king_safety;
-mod material;
 pub mod nnue;
 pub mod params;
 pub mod trace;
 
+pub use crate::shogi::material::{hand_value, piece_value};
 pub use evaluator::Evaluator;
-pub use material::{hand_value, piece_value};
 
 use crate::types::Color;
 use crate::Position;
 
-/// A score in centipawn-like units (a pawn on the board is 90), from the side to move's point of
-/// view. Static evaluations stay within `params::EVAL_LIMIT`; the search uses the same type and
-/// places its mate scores far above that limit.
-pub type Value = i32;
+pub use crate::types::Value;
 
 /// The evaluation from the side to move's point of view.
 #[cfg(not(feature = "material"))]

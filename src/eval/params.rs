@@ -4,7 +4,7 @@
 //! dragon); slot 0 is unused.
 //!
 //! The values were first set by hand (the comments give the reasons); the tunable ones were then
-//! fitted by Texel's method (`shomei-train texel`, README "Tuning the evaluation") and accepted
+//! fitted by Texel's method (`shomei-train texel`, `docs/training.md`) and accepted
 //! by matches against the hand-set values (shomei-arena, 10,000 nodes per move, random 8-ply
 //! openings, concurrency 2): SPRT elo0=0 elo1=15 accepted after 42 games (36-6), then a fixed
 //! 200 games 114-86, +49 ± 49 Elo. The king's own square (`KING_RANK`, `KING_FILE`) is kept as
@@ -28,55 +28,13 @@
 
 use super::Value;
 
-// ---- material on the board ----
-
-/// The unit: the weakest piece, and the one every side has most of.
-pub const PAWN: Value = 82;
-/// Slides forward only; strong on an open file, stuck once blocked.
-pub const LANCE: Value = 272;
-/// Jumps forward only and can never retreat, so it is often lost when it advances.
-pub const KNIGHT: Value = 326;
-/// Attacks well (retreats diagonally) but leaves holes beside itself.
-pub const SILVER: Value = 514;
-/// The best defender next to a king; cannot retreat diagonally.
-pub const GOLD: Value = 571;
-/// Long diagonal range, but covers only half the board's squares.
-pub const BISHOP: Value = 807;
-/// The strongest unpromoted piece: ranks and files.
-pub const ROOK: Value = 982;
-/// A tokin moves like a gold, and when captured the opponent only gets a pawn back.
-pub const PRO_PAWN: Value = 503;
-/// Promoted lance, knight and silver all move like a gold.
-pub const PRO_LANCE: Value = 478;
-/// Promoted knight: as a gold (see `PRO_LANCE`).
-pub const PRO_KNIGHT: Value = 484;
-/// Promoted silver: as a gold (see `PRO_LANCE`).
-pub const PRO_SILVER: Value = 479;
-/// A bishop that can also step one square orthogonally: a strong defender and attacker.
-pub const HORSE: Value = 1005;
-/// A rook that can also step diagonally: usually decisive near the enemy king.
-pub const DRAGON: Value = 1426;
-
-// ---- material in hand ----
-// A piece in hand can be dropped on almost any empty square, so it is worth more than the same
-// piece committed to one square. Small pieces gain the most: their value on the board depends on
-// where they stand, and drops of them (pawn taps, knight forks, silver and gold drops next to the
-// king) are the typical attacking and defending moves.
-
-/// A pawn in hand can tap a piece, block a check or start an attack anywhere.
-pub const HAND_PAWN: Value = 109;
-/// A lance dropped on a file is at full range at once.
-pub const HAND_LANCE: Value = 420;
-/// A dropped knight can fork, and can be placed where it is safe from pawns.
-pub const HAND_KNIGHT: Value = 461;
-/// A dropped silver defends or attacks diagonally as well as straight ahead.
-pub const HAND_SILVER: Value = 624;
-/// Gold drops are the standard mating and defending move.
-pub const HAND_GOLD: Value = 686;
-/// Majors gain less relative to their size: they already reach far from wherever they stand.
-pub const HAND_BISHOP: Value = 917;
-/// A dropped rook reaches a whole rank and file behind the enemy's lines at once.
-pub const HAND_ROOK: Value = 1097;
+// ---- material ----
+// The piece values on the board and in hand live with the rules (`shogi::material`), since the
+// position keeps their sum move by move; they are tuned with the rest and named here as well.
+pub use crate::shogi::material::{
+    BISHOP, DRAGON, GOLD, HAND_BISHOP, HAND_GOLD, HAND_KNIGHT, HAND_LANCE, HAND_PAWN, HAND_ROOK, HAND_SILVER,
+    HORSE, KNIGHT, LANCE, PAWN, PRO_KNIGHT, PRO_LANCE, PRO_PAWN, PRO_SILVER, ROOK, SILVER,
+};
 
 // ---- general ----
 

@@ -1,13 +1,9 @@
 //! `go mate` on its own thread, as `search::Searcher` runs the game search on its own: the
-//! solver reports typed `MateEvent`s over a channel and never prints; the protocol layer
-//! formats them.
+//! solver reports typed `MateEvent`s and never prints; the protocol layer formats them.
 
 use super::{MateLimits, MateProgress, MateResult, MateSolver, MateStats};
+use crate::job::{EventSink, Job};
 use crate::shogi::Position;
-use crossbeam_channel::Sender;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 
 /// What a `MateJob` reports: `Progress` while it solves, then exactly one `Done` or `NoMemory`,
 /// last.
@@ -41,54 +37,51 @@ pub enum MateTable {
 /// A solve running on its own thread. Its solver (and table) comes back from `finish`, to be
 /// kept for the next solve of the same size.
 pub struct MateJob {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<Option<MateSolver>>,
+    /// The solver's thread; it hands the solver back, or `None` if its table could not be allocated.
+    job: Job<Option<MateSolver>>,
 }
 
 impl MateJob {
     /// Starts solving `pos` within `limits` with `table`; the events go to `events`.
-    pub fn start(pos: Position, limits: MateLimits, table: MateTable, events: Sender<MateEvent>) -> MateJob {
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread_stop = Arc::clone(&stop);
-        let handle = std::thread::Builder::new()
-            .name("mate".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let mut solver = match table {
-                    MateTable::Kept(solver) => solver,
-                    MateTable::New(hash_mb) => match MateSolver::try_new(hash_mb) {
-                        Some(solver) => solver,
-                        None => {
-                            let _ = events.send(MateEvent::NoMemory { hash_mb });
-                            return None;
-                        }
-                    },
-                };
-                let mut progress = |p: MateProgress| {
-                    let _ = events.send(MateEvent::Progress(p));
-                };
-                let result = solver.solve(&pos, limits, &thread_stop, &mut progress);
-                let _ = events.send(MateEvent::Done { result, stats: solver.stats() });
-                Some(solver)
-            })
-            .expect("the mate thread starts");
-        MateJob { stop, handle }
+    pub fn start(
+        pos: Position,
+        limits: MateLimits,
+        table: MateTable,
+        events: impl Into<EventSink<MateEvent>>,
+    ) -> MateJob {
+        let events = events.into();
+        let job = Job::spawn("mate", Some(64 << 20), move |stop| {
+            let mut solver = match table {
+                MateTable::Kept(solver) => solver,
+                MateTable::New(hash_mb) => match MateSolver::try_new(hash_mb) {
+                    Some(solver) => solver,
+                    None => {
+                        events.send(MateEvent::NoMemory { hash_mb });
+                        return None;
+                    }
+                },
+            };
+            let mut progress = |p: MateProgress| events.send(MateEvent::Progress(p));
+            let result = solver.solve(&pos, limits, stop, &mut progress);
+            events.send(MateEvent::Done { result, stats: solver.stats() });
+            Some(solver)
+        });
+        MateJob { job }
     }
 
     /// Whether the thread still runs (it may have sent its last event already).
     pub fn is_running(&self) -> bool {
-        !self.handle.is_finished()
+        self.job.is_running()
     }
 
     /// Asks the solver to stop; it answers `Timeout` unless it has just finished.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.job.stop();
     }
 
     /// Stops and waits for the thread; its last events are in the channel afterwards. Returns
     /// its solver, to keep or drop (`None` if it had none: no memory).
     pub fn finish(self) -> Option<MateSolver> {
-        self.stop();
-        self.handle.join().ok().flatten()
+        self.job.finish().flatten()
     }
 }

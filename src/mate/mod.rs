@@ -118,10 +118,13 @@ pub struct MateStats {
 
 /// A df-pn tsume solver with its own table of about `hash_mb` megabytes.
 pub struct MateSolver {
+    /// The transposition table, a new generation for each solve.
     table: tt::Table,
     /// The size asked for, in megabytes: a solver is kept for the next solve of that size.
     hash_mb: usize,
+    /// How many solves this solver has run.
     solves: u64,
+    /// What the last solve counted (reset as each solve starts).
     stats: MateStats,
 }
 

@@ -33,15 +33,20 @@ use super::moves::{generate_checks, generate_evasions, has_evasion};
 use super::tt::{Probe, UNLIMITED};
 use crate::shogi::attacks::between;
 use crate::shogi::movegen::MoveList;
+use crate::shogi::sfen::hands_sfen;
 use crate::shogi::{Position, SfenMode};
 use crate::types::{Color, Hand, Move, PieceKind};
 
 /// Budgets of the walk: `refine` for optional exactness searches, `hard` for the searches the
 /// walk cannot do without (re-proving positions that left the table).
 pub(crate) struct Walk<'a, 'b, 't> {
+    /// The solver whose table holds the proof, and which runs the walk's searches.
     pub solver: &'a mut Solver<'t>,
+    /// Budget of the optional searches that make lengths exact and test interpositions.
     pub refine: Budget<'b>,
+    /// Budget of the searches the walk needs: proving again what left the table.
     pub hard: Budget<'b>,
+    /// The side that mates.
     pub attacker: Color,
     /// Whether to shorten lengths and test interpositions (off for the plain fallback walk).
     pub exact: bool,
@@ -50,6 +55,7 @@ pub(crate) struct Walk<'a, 'b, 't> {
 }
 
 impl Walk<'_, '_, '_> {
+    /// The attacker's hand in `pos`: the hand the table's entries are keyed by.
     fn hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
     }
@@ -62,6 +68,8 @@ impl Walk<'_, '_, '_> {
         self.solver.search(pos, or_root, limit, &b, self.report, !hard)
     }
 
+    /// Whether the refinement budget has anything left: not stopped, under its node limit and before
+    /// its deadline.
     pub fn refine_left(&self) -> bool {
         if self.refine.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return false;
@@ -255,24 +263,7 @@ fn sfen_with_hands(pos: &Position, attacker: Color, att: Hand, def: Hand) -> Str
     let sfen = pos.to_sfen();
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     let (black, white) = if attacker == Color::Black { (att, def) } else { (def, att) };
-    let mut hands = String::new();
-    for (c, h) in [(Color::Black, black), (Color::White, white)] {
-        for k in PieceKind::HAND_SFEN_ORDER {
-            let n = h.count(k);
-            if n == 0 {
-                continue;
-            }
-            if n > 1 {
-                hands.push_str(&n.to_string());
-            }
-            let l = k.base_letter();
-            hands.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
-        }
-    }
-    if hands.is_empty() {
-        hands.push('-');
-    }
-    format!("{} {} {} 1", fields[0], fields[1], hands)
+    format!("{} {} {} 1", fields[0], fields[1], hands_sfen(black, white))
 }
 
 /// Whether `line` is a mate from `root` by the rules: the attacker (side to move) checks with

@@ -29,6 +29,7 @@ pub const WAYS: usize = 8;
 /// Words per entry: 16 bytes, so a bucket is 128 bytes, aligned to 128 (two cache lines that
 /// the hardware fetches together).
 const WORDS: usize = 2;
+/// 64-bit words per bucket.
 const BUCKET_WORDS: usize = WAYS * WORDS;
 /// Bytes per bucket.
 pub const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
@@ -47,12 +48,17 @@ const GC_KEEP: f64 = 0.45;
 /// A decided entry is worth as much as an undecided one with 2^(FINAL_BONUS / 8) times its work.
 const FINAL_BONUS: u32 = 16;
 
+/// What an entry holds: the 2-bit code in its first word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Kind {
+    /// Nothing stored, or an entry of another generation.
     Empty = 0,
+    /// The proof and disproof numbers of one exact hand.
     Unknown = 1,
+    /// A mate within the stored length, for every hand that covers the stored one.
     Proven = 2,
+    /// No mate within the stored depth, for every hand that the stored one covers.
     Disproven = 3,
 }
 
@@ -62,11 +68,26 @@ pub enum Probe {
     /// Nothing usable.
     Miss,
     /// Undecided, with these numbers.
-    Unknown { pn: u32, dn: u32 },
+    Unknown {
+        /// Proof number: how hard a mate still looks to prove.
+        pn: u32,
+        /// Disproof number: how hard it still looks to show there is none.
+        dn: u32,
+    },
     /// A mate within `len` plies, for every hand that covers `hand`.
-    Proven { len: u16, hand: Hand },
+    Proven {
+        /// The mate's length in plies, at most.
+        len: u16,
+        /// The proof hand: the least attacker hand the stored proof needs.
+        hand: Hand,
+    },
     /// No mate within `depth` plies (`UNLIMITED`: no mate at all) for every hand `hand` covers.
-    Disproven { depth: u16, hand: Hand },
+    Disproven {
+        /// Plies within which there is no mate.
+        depth: u16,
+        /// The disproof hand: the largest attacker hand the stored disproof holds for.
+        hand: Hand,
+    },
 }
 
 /// Work (nodes) on a logarithmic scale in 8 bits: 8 steps per doubling.
@@ -78,6 +99,7 @@ fn work_to_log(work: u64) -> u8 {
     (top * 8 + frac as u32).min(255) as u8
 }
 
+/// The smallest work that `work_to_log` maps to `l`: its inverse, rounding down.
 #[inline]
 fn log_to_work(l: u8) -> u64 {
     let top = (l / 8) as u32;
@@ -94,12 +116,20 @@ fn log_to_work(l: u8) -> u64 {
 /// ```
 #[derive(Clone, Copy, Debug)]
 struct Entry {
+    /// The key's 24 check bits (`Table::check_of`), telling apart the boards that share a bucket.
     check: u32,
+    /// The attacker's hand: the proof or disproof hand of a decided entry, the exact hand of an
+    /// unknown one.
     hand: Hand,
+    /// Proof number: `INF` when disproven, 0 when proven.
     pn: u32,
+    /// Disproof number: `INF` when proven, 0 when disproven.
     dn: u32,
+    /// Nodes spent below this entry, on the log scale of `work_to_log`.
     work: u8,
+    /// The mate's length of a proven entry, the depth of a disproven one; 0 for an unknown one.
     len: u16,
+    /// Whether the entry is empty, undecided or decided, and which way.
     kind: Kind,
 }
 
@@ -118,21 +148,32 @@ impl Entry {
 /// Statistics for `hashfull` and the bench.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TableStats {
+    /// Entries the table holds: buckets times `WAYS`.
     pub capacity: u64,
+    /// Entries in use in the current generation.
     pub used: u64,
+    /// Sweeps run (`Table::gc`) since the table was made.
     pub gc_runs: u64,
+    /// Entries those sweeps dropped.
     pub gc_removed: u64,
 }
 
+/// The mate search's transposition table: buckets of `WAYS` two-word entries, one bucket per board,
+/// in one zeroed allocation aligned to the bucket size.
 pub struct Table {
+    /// The entries, two words each, from `base` on; one spare bucket's words leave room to align.
     words: Vec<u64>,
     /// Index of the first word of bucket 0 (aligns buckets to 128 bytes).
     base: usize,
+    /// How many buckets; a key picks its bucket by multiply-shift (`bucket_of`).
     buckets: usize,
+    /// The current generation, 1 to 127; entries of the others read as empty.
     gen: u8,
+    /// Entries in use in the current generation.
     used: u64,
     /// `used` at which the next sweep runs.
     gc_at: u64,
+    /// The capacity and the sweep counts (`used` is filled in from `Table::used` by `stats`).
     stats: TableStats,
 }
 
@@ -158,7 +199,7 @@ impl Table {
         let buckets = (bytes / BUCKET_BYTES).max(1);
         let n = buckets.checked_mul(BUCKET_WORDS)?.checked_add(BUCKET_WORDS)?;
         let words = zeroed_words(n)?;
-        crate::pages::advise_large_pages(&words);
+        crate::large_pages::advise_large_pages(&words);
         let addr = words.as_ptr() as usize;
         let base = ((BUCKET_BYTES - addr % BUCKET_BYTES) % BUCKET_BYTES) / 8;
         let capacity = (buckets * WAYS) as u64;
@@ -185,6 +226,7 @@ impl Table {
         self.gc_at = (self.stats.capacity as f64 * GC_TRIGGER) as u64;
     }
 
+    /// The table's size and use, and what the sweeps have done.
     pub fn stats(&self) -> TableStats {
         TableStats { used: self.used, ..self.stats }
     }
@@ -194,22 +236,26 @@ impl Table {
         ((self.used * 1000) / self.stats.capacity.max(1)) as u32
     }
 
+    /// Index of the first word of the bucket of the board `key`.
     #[inline(always)]
     fn bucket_of(&self, key: u64) -> usize {
         self.base + (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_WORDS
     }
 
+    /// The 24 check bits stored for `key`: its low bits, never 0 so that an empty slot cannot match.
     #[inline(always)]
     fn check_of(key: u64) -> u32 {
         // Never 0, so a zeroed slot cannot match.
         ((key as u32) & 0x00ff_ffff) | 1
     }
 
+    /// The check bits of the entry at word `at`.
     #[inline(always)]
     fn check_at(&self, at: usize) -> u32 {
         (self.words[at] as u32) & 0x00ff_ffff
     }
 
+    /// Unpacks the entry at word `at`; one of another generation reads as empty.
     #[inline(always)]
     fn read(&self, at: usize) -> Entry {
         let w0 = self.words[at];
@@ -242,6 +288,7 @@ impl Table {
         }
     }
 
+    /// Packs `e` into the entry at word `at`, in the current generation.
     #[inline(always)]
     fn write(&mut self, at: usize, e: &Entry) {
         self.words[at] = e.check as u64
@@ -255,6 +302,7 @@ impl Table {
         };
     }
 
+    /// Empties the entry at word `at`, which was in use.
     #[inline(always)]
     fn clear(&mut self, at: usize) {
         self.words[at] = 0;
@@ -360,53 +408,34 @@ impl Table {
     /// redundant (unknown hands it covers, longer proofs with larger hands) are dropped, and
     /// their work is credited to it.
     pub fn store_proven(&mut self, key: u64, hand: Hand, len: u16, work: u64) {
-        let base = self.bucket_of(key);
-        let check = Table::check_of(key);
-        let mut work = work;
-        let mut keep: Option<usize> = None;
-        for i in 0..WAYS {
-            let at = base + i * WORDS;
-            if self.check_at(at) != check {
-                continue;
-            }
-            let e = self.read(at);
-            match e.kind {
-                Kind::Unknown if e.hand.covers(hand) => {
-                    work = work.saturating_add(log_to_work(e.work));
-                    self.clear(at);
-                }
-                Kind::Proven if e.hand.covers(hand) && e.len >= len => {
-                    work = work.saturating_add(log_to_work(e.work));
-                    if keep.is_none() {
-                        keep = Some(at);
-                    } else {
-                        self.clear(at);
-                    }
-                }
-                Kind::Proven if hand.covers(e.hand) && e.len <= len => {
-                    // An existing proof already says as much.
-                    let mut e = e;
-                    e.work = Table::add_work(e.work, work);
-                    self.write(at, &e);
-                    if let Some(k) = keep {
-                        self.clear(k);
-                    }
-                    return;
-                }
-                _ => {}
-            }
-        }
-        let at = match keep {
-            Some(at) => at,
-            None => self.slot(base),
-        };
-        let e = Entry { check, hand, pn: 0, dn: INF, work: work_to_log(work), len, kind: Kind::Proven };
-        self.write(at, &e);
+        self.store_decided(Kind::Proven, key, hand, len, work);
     }
 
     /// Records that no mate exists within `depth` plies (`UNLIMITED`: at all) for every hand
-    /// `hand` covers.
+    /// `hand` covers. Entries it makes redundant (shallower disproofs of smaller hands; unknown
+    /// hands it covers, when it is unconditional) are dropped, and their work is credited to it.
     pub fn store_disproven(&mut self, key: u64, hand: Hand, depth: u16, work: u64) {
+        self.store_decided(Kind::Disproven, key, hand, depth, work);
+    }
+
+    /// Whether a `kind` result (proven or disproven) for `hand` within `len` plies also decides
+    /// `other` within `other_len`: a proof holds for every larger hand and every longer limit, a
+    /// disproof for every smaller hand and every shallower depth.
+    #[inline(always)]
+    fn decides(kind: Kind, hand: Hand, len: u16, other: Hand, other_len: u16) -> bool {
+        if kind == Kind::Proven {
+            other.covers(hand) && len <= other_len
+        } else {
+            hand.covers(other) && len >= other_len
+        }
+    }
+
+    /// [`Table::store_proven`] (`kind` `Proven`, `bound` the length) and
+    /// [`Table::store_disproven`] (`kind` `Disproven`, `bound` the depth): one walk of the bucket
+    /// drops the entries the new result decides, or credits the work to an entry of the same
+    /// kind that already decides it.
+    #[inline(always)]
+    fn store_decided(&mut self, kind: Kind, key: u64, hand: Hand, bound: u16, work: u64) {
         let base = self.bucket_of(key);
         let check = Table::check_of(key);
         let mut work = work;
@@ -418,11 +447,13 @@ impl Table {
             }
             let e = self.read(at);
             match e.kind {
-                Kind::Unknown if depth == UNLIMITED && hand.covers(e.hand) => {
+                // An unknown entry is compared as a search without a limit: every proof decides
+                // it, a disproof only when it is unconditional.
+                Kind::Unknown if Table::decides(kind, hand, bound, e.hand, UNLIMITED) => {
                     work = work.saturating_add(log_to_work(e.work));
                     self.clear(at);
                 }
-                Kind::Disproven if hand.covers(e.hand) && e.len <= depth => {
+                k if k == kind && Table::decides(kind, hand, bound, e.hand, e.len) => {
                     work = work.saturating_add(log_to_work(e.work));
                     if keep.is_none() {
                         keep = Some(at);
@@ -430,7 +461,8 @@ impl Table {
                         self.clear(at);
                     }
                 }
-                Kind::Disproven if e.hand.covers(hand) && e.len >= depth => {
+                k if k == kind && Table::decides(kind, e.hand, e.len, hand, bound) => {
+                    // An existing entry already says as much.
                     let mut e = e;
                     e.work = Table::add_work(e.work, work);
                     self.write(at, &e);
@@ -446,8 +478,8 @@ impl Table {
             Some(at) => at,
             None => self.slot(base),
         };
-        let e =
-            Entry { check, hand, pn: INF, dn: 0, work: work_to_log(work), len: depth, kind: Kind::Disproven };
+        let (pn, dn) = if kind == Kind::Proven { (0, INF) } else { (INF, 0) };
+        let e = Entry { check, hand, pn, dn, work: work_to_log(work), len: bound, kind };
         self.write(at, &e);
     }
 

@@ -18,8 +18,11 @@ use crate::types::{Color, PieceKind};
 /// 1/`CORRECTION_GRAIN` centipawn, keyed by: both sides' pawns; both hands; the opponent's last
 /// move (the piece it put down and where). A position's correction is the sum of its entries.
 pub struct CorrectionHistory {
+    /// By both sides' pawn squares (`pawn_index`).
     pawns: Vec<i32>,
+    /// By both hands (`hands_index`).
     hands: Vec<i32>,
+    /// By the opponent's last move, one entry per (piece, destination) (`last_move_index`).
     last_move: Vec<i32>,
 }
 

@@ -10,6 +10,7 @@ use crate::types::{Color, Move, Piece};
 /// Board origins 0..81, then one slot per dropped kind.
 const FROM_SLOTS: usize = 81 + 16;
 
+/// The butterfly table's origin slot of a move: its square, or past the 81 squares its dropped kind.
 fn from_slot(m: Move) -> usize {
     if m.is_drop() {
         81 + m.dropped_kind().index()
@@ -18,6 +19,8 @@ fn from_slot(m: Move) -> usize {
     }
 }
 
+/// One search thread's move-ordering scores, kept from one search to the next (`ucinewgame` clears
+/// them).
 pub struct History {
     /// Quiet-move scores by side, origin (or dropped kind) and destination.
     butterfly: Vec<Score>,
@@ -77,11 +80,14 @@ fn own_previous_slot(pos: &Position) -> Option<usize> {
 /// last move and our own previous one), found once for all the moves scored or updated together.
 #[derive(Clone, Copy)]
 pub struct ContinuationRows {
+    /// Row of the opponent's last move in `continuation`; `None` at the root or after a null move.
     opponent: Option<usize>,
+    /// Row of our own move two plies back in `follow_up`; `None` where there is none.
     own: Option<usize>,
 }
 
 impl ContinuationRows {
+    /// The rows for the side to move at `pos`.
     #[inline]
     pub fn of(pos: &Position) -> ContinuationRows {
         ContinuationRows { opponent: previous_slot(pos), own: own_previous_slot(pos) }
@@ -95,6 +101,7 @@ impl Default for History {
 }
 
 impl History {
+    /// Empty tables: every score 0, no killers or counter-moves.
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * FROM_SLOTS * 81],
@@ -113,6 +120,7 @@ impl History {
         moving_kind(pos, m) * 81 + m.to().index()
     }
 
+    /// Flat index of (row, column) in a continuation table of `KIND_SLOTS * 81` columns a row.
     #[inline]
     fn continuation_index(row: usize, column: usize) -> usize {
         row * KIND_SLOTS * 81 + column
@@ -139,11 +147,13 @@ impl History {
         score
     }
 
+    /// Flat index of a move in `butterfly`: (side, origin slot, destination).
     #[inline]
     fn index(c: Color, m: Move) -> usize {
         (c.index() * FROM_SLOTS + from_slot(m)) * 81 + m.to().index()
     }
 
+    /// The butterfly score of `m` played by `c`.
     #[inline]
     pub fn score(&self, c: Color, m: Move) -> i32 {
         self.butterfly[History::index(c, m)] as i32
@@ -169,6 +179,8 @@ impl History {
         }
     }
 
+    /// Flat index in `capture` of a capture or promotion: (piece after the move, destination, captured
+    /// kind or 0).
     #[inline]
     fn capture_index(pos: &Position, m: Move) -> usize {
         let victim = pos.piece_on(m.to());
@@ -205,6 +217,7 @@ impl History {
         }
     }
 
+    /// The two killer moves of `ply`, the newer first (`Move::NONE` where unset).
     pub fn killers(&self, ply: usize) -> [Move; 2] {
         self.killers[ply]
     }

@@ -5,19 +5,21 @@
 //! `SearchEvent`s over a channel. The search never prints.
 //!
 //! Inside, dependencies point one way, from the entry points down: `searcher` (the `Searcher`,
-//! which owns the tables between searches and runs each on its own thread, and `search_value`)
-//! calls `driver` (root moves, iterative deepening, helper threads, when to stop), which runs
-//! `node::Worker` (the recursive search, and `minimax` to check it), which uses `ordering`,
-//! `see`, `history`, `tt`, `stats`, `params` and `value`. `shared` is the state the threads
-//! share; `time` turns a time control into a budget. This file holds only the types the rest
-//! of the crate uses.
+//! which owns the tables between searches and runs each search on its own thread, and
+//! `search_value`, which runs a `node::Worker` on the calling thread) calls `root` (one search:
+//! root moves, the root mate search, helper threads, iterative deepening, the lines reported,
+//! the answer), which runs `node::Worker` (the recursive search, and `minimax` to check it),
+//! which uses `ordering`, `see`, `history` (with `correction`), `tt`, `stats`, `params` and
+//! `value`. `shared` is the state the threads share; in it, `time::TimeManager` makes every
+//! decision about time (the budget from the clock, the hard stop inside the search, the stop
+//! between iterations, pondering). This file holds only the types the rest of the crate uses.
 
 mod correction;
-mod driver;
 mod history;
 mod node;
 mod ordering;
 mod params;
+mod root;
 mod searcher;
 mod see;
 mod shared;
@@ -219,8 +221,5 @@ pub enum SearchEvent {
         ponder: Option<Move>,
         /// Nodes searched, all threads together.
         nodes: u64,
-        /// When the search stopped at its hard time limit: that limit, in ms after the `go`
-        /// was read. How late the answer lands after it is the machine's latency.
-        deadline_ms: Option<u64>,
     },
 }

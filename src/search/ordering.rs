@@ -18,19 +18,33 @@ use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::shogi::Position;
 use crate::types::{Move, PieceKind};
 
+/// Where the picker stands; `next` runs the stages in the order of the module's list, each
+/// stage moving on to the next when it runs out.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
+    /// Return the table move (already known legal) first.
     TableMove,
+    /// Generate captures and promotions and score them.
     GenCaptures,
+    /// Captures by score; those that lose material by SEE (main search only) go to `bad`.
     GoodCaptures,
+    /// The newer killer, if it is a usable quiet move here.
     Killer1,
+    /// The older killer, unless it repeats the first.
     Killer2,
+    /// The counter-move to the opponent's last move, unless it repeats a killer.
     Counter,
+    /// Generate the quiet moves and drops, less those already tried, and score them by history.
     GenQuiets,
+    /// Quiet moves by history score, sorted a chunk at a time (`sort_next_quiets`).
     Quiets,
+    /// The losing captures put aside, in the order they were found.
     BadCaptures,
+    /// In check: generate every evasion and score it, captures first.
     GenEvasions,
+    /// Evasions by score.
     Evasions,
+    /// Nothing left.
     Done,
 }
 
@@ -49,25 +63,35 @@ fn pack(score: i32, m: Move) -> i64 {
     ((score as i64) << 16) | m.raw() as i64
 }
 
+/// The move of a `pack`ed value (its low 16 bits).
 #[inline(always)]
 fn unpack(v: i64) -> Move {
     Move::from_raw(v as u16)
 }
 
+/// Hands out a node's moves one at a time, best expected first, generating them stage by stage.
 pub struct MovePicker {
+    /// Whether all moves are wanted or only quiescence's.
     kind: PickerKind,
+    /// The stage the next call to `next` continues.
     stage: Stage,
+    /// The table move, tried first; `Move::NONE` if none.
     tt_move: Move,
+    /// The killers of this ply (none for quiescence).
     killers: [Move; 2],
+    /// The counter-move to the opponent's last move (none for quiescence).
     counter: Move,
     /// Scored moves of the current stage, and the position of the next one to return.
     scored: Vec<i64>,
+    /// Number of moves in `scored` for the current stage.
     len: usize,
+    /// Index in `scored` of the next move to return.
     next: usize,
     /// Quiet stage: `scored[..sorted]` is in its final order (the best moves of the list, sorted).
     sorted: usize,
     /// Losing captures, tried after the quiet moves.
     bad: Vec<Move>,
+    /// Index in `bad` of the next losing capture to return.
     bad_next: usize,
     /// Set by the search once late-move pruning has cut the rest of the quiet moves.
     skip_quiets: bool,
@@ -77,8 +101,11 @@ pub struct MovePicker {
 
 /// Reusable storage for one picker, so a node neither allocates nor clears kilobytes of arrays.
 pub struct PickerBuffers {
+    /// Storage for `MovePicker::scored`.
     scored: Vec<i64>,
+    /// Storage for `MovePicker::bad`.
     bad: Vec<Move>,
+    /// Storage for `MovePicker::list`; `None` only in `EMPTY`.
     list: Option<Box<MoveList>>,
 }
 
@@ -168,6 +195,7 @@ impl MovePicker {
         list
     }
 
+    /// Loads `list` into `scored` unscored (the scores are set after), from the start.
     fn load(&mut self, list: &MoveList) {
         self.scored.clear();
         self.next = 0;
@@ -191,6 +219,8 @@ impl MovePicker {
         }
     }
 
+    /// Whether `m` is the table move, a killer or the counter-move, each tried in a stage of its own
+    /// and so left out of the quiet list.
     fn is_special(&self, m: Move) -> bool {
         m == self.tt_move || m == self.killers[0] || m == self.killers[1] || m == self.counter
     }

@@ -5,7 +5,7 @@
 //! and range, so that a tuner (ShogiArena's SPSA) can set it between games. The search reads
 //! them through `tuned!`, which is the constant itself in a normal build.
 //!
-//! The values are SPSA's (run 1, at the `tunable!` values of 0b5cab1): the README's recipe,
+//! The values are SPSA's (run 1, at the `tunable!` values of 0b5cab1): the recipe in `docs/training.md`,
 //! `setup.py /tmp/spsa/run1 --engine target/tune/release/shomei --nodes 10000 --updates 2000`
 //! with the material tune build (`--features tune,material`), 8,000 games, setup's defaults
 //! otherwise (its seed included); then accepted by `shomei-arena` against the previous values,
@@ -66,11 +66,13 @@ pub struct Tunable {
 pub struct Tuned {
     /// The declaration: name, default and range.
     pub spec: Tunable,
+    /// The value set last; atomic because the parameter is a `static` that `setoption` changes.
     value: std::sync::atomic::AtomicI32,
 }
 
 #[cfg(feature = "tune")]
 impl Tuned {
+    /// A parameter at its default value.
     const fn new(spec: Tunable) -> Tuned {
         Tuned { spec, value: std::sync::atomic::AtomicI32::new(spec.default) }
     }
@@ -84,6 +86,7 @@ impl Tuned {
 
 // Aspiration window: first half-width, and how it grows after a fail.
 tunable!(ASPIRATION_DELTA = 26, 8..=80);
+/// Aspiration windows start from this depth; shallower iterations search the full window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Null-move pruning: allowed from this depth; reduction = base + depth / divisor.
@@ -93,6 +96,7 @@ tunable!(NULL_REDUCTION_DIVISOR = 4, 2..=8);
 // The further the evaluation is above beta, the more the null move is reduced: one ply per
 // this much, at most `NULL_EVAL_MAX` plies.
 tunable!(NULL_EVAL_DIVISOR = 195, 80..=400);
+/// The most plies the evaluation's margin over beta adds to the null move's reduction.
 pub const NULL_EVAL_MAX: i32 = 3;
 
 // Reverse futility (static null move): eval - margin * depth >= beta at shallow depth.
@@ -111,6 +115,8 @@ tunable!(FUTILITY_PER_DEPTH = 110, 40..=250);
 /// Late-move pruning: at depth d, once this many moves (of any kind, pruned ones included) have
 /// been picked, the remaining quiet moves are skipped; half as many when not improving.
 pub const LMP_MAX_DEPTH: i32 = 8;
+/// How many moves may be picked at `depth` before the remaining quiet moves are skipped:
+/// 3 + depth², halved when the position is not improving.
 pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
     let base = 3 + depth * depth;
     (if improving { base } else { base / 2 }) as usize
@@ -119,12 +125,14 @@ pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
 // SEE pruning thresholds at shallow depth (per depth unit), and the deepest depth it applies to.
 tunable!(SEE_QUIET_MARGIN = -60, -150..=-10);
 tunable!(SEE_CAPTURE_MARGIN = -148, -300..=-40);
+/// SEE pruning applies at this depth and below (for quiet moves, the depth after reduction).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 
 /// Singular extension: from this depth, with a table entry at most `SINGULAR_TT_DEPTH_MARGIN`
 /// plies shallower, the other moves are searched to half depth against the table value less
 /// this margin per ply.
 pub const SINGULAR_MIN_DEPTH: i32 = 6;
+/// How much shallower than the node the table entry of a singular candidate may be.
 pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
 tunable!(SINGULAR_MARGIN_PER_DEPTH = 2, 0..=8);
 
@@ -132,6 +140,7 @@ tunable!(SINGULAR_MARGIN_PER_DEPTH = 2, 0..=8);
 // (LMR_DIVISOR_CENTI / 100), in hundredths so that they can be tuned as integers.
 tunable!(LMR_BASE_CENTI = 46, 0..=150);
 tunable!(LMR_DIVISOR_CENTI = 222, 140..=400);
+/// Late-move reductions apply from this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
 // A quiet move's history score (butterfly plus both continuations, together within three times
 // `HISTORY_MAX`) divided by this is taken off its reduction: at most three plies either way.
@@ -139,8 +148,11 @@ tunable!(LMR_HISTORY_DIVISOR = 17_126, 6000..=40000);
 
 /// History: bonus cap and the gravity limit that keeps scores bounded.
 pub const HISTORY_MAX: i32 = 16_384;
+/// The most one update moves a history score by, either way.
 pub const HISTORY_BONUS_CAP: i32 = 4_000;
+/// The history bonus per ply of depth (`history_bonus`).
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 700;
+/// Taken off the per-depth bonus, so that a depth-1 cutoff moves a score by only 200.
 pub const HISTORY_BONUS_OFFSET: i32 = 500;
 /// A cutoff's history bonus (and the others' malus) at `depth`: linear in depth up to the cap,
 /// so that deep cutoffs say more while a shallow one still moves a score by about a percent of
@@ -160,15 +172,20 @@ pub const fn history_bonus(depth: i32) -> i32 {
 /// bonus is its difference from the static evaluation times depth over the divisor, at most a
 /// quarter of the bound.
 pub const CORRECTION_SIZE: usize = 16_384;
+/// Units of an entry per centipawn of correction.
 pub const CORRECTION_GRAIN: i32 = 16;
+/// Bound on an entry, in its units (`CORRECTION_GRAIN` per centipawn).
 pub const CORRECTION_LIMIT: i32 = 1_024;
+/// A search's bonus is (searched - static) * depth / this, at most a quarter of the bound.
 pub const CORRECTION_BONUS_DIVISOR: i32 = 8;
 
 /// Capture ordering: victim value times this weight dominates, so the most valuable victim
 /// comes first; promotions add a bonus; the attacker's value, divided down, breaks ties
 /// towards the cheaper attacker.
 pub const CAPTURE_VICTIM_WEIGHT: i32 = 8;
+/// Bonus of a capture that promotes (or a non-capturing promotion) over its victim's value.
 pub const CAPTURE_PROMOTION_BONUS: i32 = 300;
+/// The attacker's exchange value is divided by this before it is taken off.
 pub const CAPTURE_ATTACKER_DIVISOR: i32 = 64;
 
 /// Quiescence: captures losing more than this by SEE are skipped.
@@ -184,14 +201,20 @@ pub const QS_CHECK_PLIES: i32 = 6;
 /// the count by `BEST_CHANGE_DECAY`; the factor is capped at `TIME_MAX_INSTABILITY`) and shrinks
 /// to `TIME_STABLE_FACTOR` once the best move has held for `STABLE_ITERATIONS` iterations.
 pub const BEST_CHANGE_DECAY: f64 = 0.5;
+/// Iterations in a row with the same best move after which the position counts as stable.
 pub const STABLE_ITERATIONS: u32 = 4;
+/// Factor on the thinking time once the best move is stable.
 pub const TIME_STABLE_FACTOR: f64 = 0.7;
+/// Cap of the best-move-change factor (1 + decayed changes).
 pub const TIME_MAX_INSTABILITY: f64 = 2.5;
+/// Searching stops after an iteration once this share of the optimum (times the factors) has passed.
 pub const TIME_OPTIMUM_SHARE: f64 = 0.6;
 /// A best score falling by this much below the running average of earlier iterations doubles the
 /// time to think; the factor stays within `TIME_FALLING_MIN..=TIME_FALLING_MAX`.
 pub const TIME_FALLING_SCORE_SCALE: f64 = 200.0;
+/// Least factor a rising score may bring the thinking time down to.
 pub const TIME_FALLING_MIN: f64 = 0.75;
+/// Most factor a falling score may raise the thinking time to.
 pub const TIME_FALLING_MAX: f64 = 1.5;
 /// With a single legal move, searching stops at this depth (enough for a score to show).
 pub const ONE_MOVE_DEPTH: i32 = 4;
@@ -200,7 +223,9 @@ pub const ONE_MOVE_DEPTH: i32 = 4;
 /// `ROOT_MATE_MAX`; analysis gets `ROOT_MATE_ANALYSIS`; below `ROOT_MATE_MIN` it is skipped
 /// (too short to find anything the main search would not).
 pub const ROOT_MATE_OPTIMUM_DIVISOR: u32 = 8;
+/// Cap on the root mate search's time in a timed `go`.
 pub const ROOT_MATE_MAX: Duration = Duration::from_millis(500);
+/// The root mate search's time in analysis (no clock to divide).
 pub const ROOT_MATE_ANALYSIS: Duration = Duration::from_millis(300);
 /// (At 100 ms the root search would take an eighth of every move under a byoyomi below about a
 /// second, where alpha-beta alone finds the mates that matter; the review of the search measured

@@ -1,56 +1,42 @@
 //! Running searches: the `Searcher` owns the transposition table and the per-thread histories
-//! between searches and runs one search at a time on a background thread (`driver::run`);
+//! between searches and runs one search at a time on a background thread (`root::run`);
 //! `search_value` runs one fixed-depth search on the calling thread.
 
-use super::driver;
 use super::history::History;
 use super::node::Worker;
+use super::root;
 use super::shared::Shared;
-use super::time::{self, Lateness, TimeBudget, TimeControl, TimeOptions};
+use super::time::{Lateness, TimeControl, TimeManager};
 use super::tt::TranspositionTable;
 use super::value::Value;
 use super::{Limits, SearchAlgorithm, SearchEvent, SearchOptions};
+use crate::job::{EventSink, Job};
 use crate::mate::MateSolver;
 use crate::shogi::Position;
-use crate::types::Color;
-use crossbeam_channel::Sender;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// Owns the transposition table and the per-thread histories between searches, and runs one
 /// search at a time on background threads.
 pub struct Searcher {
+    /// The search's transposition table, shared with the search threads while one runs.
     tt: Arc<TranspositionTable>,
     /// The memory budget (`USI_Hash`, MB) the tables are sized for.
     budget_mb: usize,
     /// Whether the search table's memory is lent to `go mate`; `resize` allocates it again.
     released: bool,
+    /// Per-thread move-ordering histories, kept between searches; empty until the first search, or
+    /// after `clear`.
     histories: Vec<History>,
+    /// State shared with the running (or last) search's threads: `stop`, `ponderhit` and the answer's
+    /// lateness reach it through this.
     shared: Option<Arc<Shared>>,
     /// The root's short df-pn solver, kept with its table between searches.
     root_mate: Option<MateSolver>,
-    handle: Option<JoinHandle<(Vec<History>, Option<MateSolver>)>>,
-    /// What the running search's time budget depends on besides the clock, for `ponderhit`.
-    time_context: TimeContext,
+    /// The running search; it gives back the histories and the root's solver when it ends.
+    job: Option<Job<(Vec<History>, Option<MateSolver>)>>,
     /// How late answers have landed after their hard limit.
     lateness: Lateness,
-}
-
-/// The side to move, game ply, options and latency margin a time budget is computed from.
-#[derive(Clone, Copy, Debug)]
-struct TimeContext {
-    side: Color,
-    game_ply: u32,
-    options: TimeOptions,
-    margin_ms: u64,
-}
-
-impl TimeContext {
-    fn budget(&self, tc: &TimeControl) -> Option<TimeBudget> {
-        time::budget(tc, self.side, &self.options, self.game_ply, self.margin_ms)
-    }
 }
 
 /// The part of the memory budget (`USI_Hash`, in MB) that the short df-pn search at the root of a
@@ -76,13 +62,7 @@ impl Searcher {
             histories: Vec::new(),
             shared: None,
             root_mate: None,
-            handle: None,
-            time_context: TimeContext {
-                side: Color::Black,
-                game_ply: 1,
-                options: SearchOptions::default().time,
-                margin_ms: time::MIN_SAFETY_MARGIN_MS,
-            },
+            job: None,
             lateness: Lateness::default(),
         }
     }
@@ -145,20 +125,14 @@ impl Searcher {
         limits: Limits,
         options: SearchOptions,
         received: Instant,
-        events: Sender<SearchEvent>,
+        events: impl Into<EventSink<SearchEvent>>,
     ) {
+        let events = events.into();
         self.stop();
         self.wait();
         let threads = options.threads.max(1);
-        self.time_context = TimeContext {
-            side: pos.side_to_move(),
-            game_ply: pos.game_ply(),
-            options: options.time,
-            margin_ms: self.lateness.margin_ms(),
-        };
-        let budget = if limits.infinite { None } else { self.time_context.budget(&limits.time) };
-        let shared = Arc::new(Shared::new(threads, received, budget));
-        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        let time = TimeManager::new(&limits, &pos, options.time, self.lateness.margin_ms(), received);
+        let shared = Arc::new(Shared::new(threads, time));
         self.tt.new_search();
         let mut histories = std::mem::take(&mut self.histories);
         histories.resize_with(threads, History::new);
@@ -166,48 +140,53 @@ impl Searcher {
         let thread_shared = Arc::clone(&shared);
         let root_mate_mb = root_mate_mb(self.budget_mb);
         let root_mate = self.root_mate.take();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let tables = driver::Tables { tt, root_mate_mb, root_mate };
-                driver::run(pos, limits, options, tables, thread_shared, histories, events)
-            })
-            .expect("the search thread starts");
+        let stop_shared = Arc::clone(&shared);
+        let job = Job::with_stop(
+            "search",
+            Some(64 << 20),
+            move || stop_shared.request_stop(),
+            move || {
+                let tables = root::Tables { tt, root_mate_mb, root_mate };
+                root::run(pos, limits, options, tables, thread_shared, histories, events)
+            },
+        );
         self.shared = Some(shared);
-        self.handle = Some(handle);
+        self.job = Some(job);
     }
 
     /// Asks the running search to stop; its `Done` event follows promptly.
     pub fn stop(&self) {
-        if let Some(s) = &self.shared {
-            s.pondering.store(false, Ordering::Relaxed);
-            s.stop.store(true, Ordering::Relaxed);
+        if let Some(job) = &self.job {
+            job.stop();
         }
+    }
+
+    /// Whether the running search is a `go ponder` still waiting for `ponderhit`.
+    pub fn is_pondering(&self) -> bool {
+        self.job.is_some() && self.shared.as_ref().is_some_and(|s| s.time.is_pondering())
     }
 
     /// The ponder move was played: from now on the search runs on its own clock. A time control
     /// sent with `ponderhit` (an extension some GUIs use) replaces the one given with `go ponder`.
     pub fn ponderhit(&self, time: Option<TimeControl>) {
         if let Some(s) = &self.shared {
-            if let Some(tc) = time {
-                *s.budget.lock().unwrap_or_else(|e| e.into_inner()) = self.time_context.budget(&tc);
-            }
-            s.clock_start_ms.store(s.elapsed_ms(), Ordering::Relaxed);
-            s.pondering.store(false, Ordering::Relaxed);
+            s.time.ponderhit(time);
         }
     }
 
-    /// Records that an answer due at its hard limit was written `late_ms` after it; the next
-    /// searches keep that much more time back.
-    pub fn record_lateness(&mut self, late_ms: u64) {
-        self.lateness.record(late_ms);
+    /// The protocol wrote the last search's answer `written_ms` after its `go` was read. If the
+    /// search stopped at its hard limit, the time manager learns how late the answer landed: the
+    /// next searches keep that much more time back.
+    pub fn answer_written(&mut self, written_ms: u64) {
+        if let Some(deadline) = self.shared.as_ref().and_then(|s| s.time.deadline_reached_ms()) {
+            self.lateness.record(written_ms.saturating_sub(deadline));
+        }
     }
 
     /// Waits for the running search (if any) to finish, keeping its histories.
     pub fn wait(&mut self) {
-        if let Some(h) = self.handle.take() {
-            if let Ok((histories, root_mate)) = h.join() {
+        if let Some(job) = self.job.take() {
+            if let Some((histories, root_mate)) = job.wait() {
                 self.histories = histories;
                 self.root_mate = root_mate;
             }
@@ -246,10 +225,10 @@ pub fn search_value_with(
 ) -> Value {
     let tt = TranspositionTable::new(1);
     tt.new_search();
-    let shared = Shared::new(1, Instant::now(), None);
+    let shared = Shared::new(1, TimeManager::unlimited(Instant::now()));
     let algorithm = opts.algorithm;
     let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts, History::new());
-    w.root_depth = depth;
+    w.start_iteration(depth);
     match algorithm {
         SearchAlgorithm::Minimax => w.minimax(depth, 0),
         _ => w.search::<true>(depth, alpha, beta, 0),

@@ -52,6 +52,7 @@ const ATTACKER_ORDER: [PieceKind; ATTACKER_KINDS] = [
     PieceKind::King,
 ];
 
+/// Piece kinds that can take part in an exchange: all fourteen, king included (`ATTACKER_ORDER`).
 const ATTACKER_KINDS: usize = 14;
 
 /// Each kind's place in `ATTACKER_ORDER`, by `PieceKind::index()`.
@@ -83,6 +84,7 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(PieceKind, Squ
     best
 }
 
+/// Every piece of either colour in `occ` that attacks `sq` with the board's occupancy taken as `occ`.
 fn all_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     pos.all_attackers_to(sq, occ) & occ
 }

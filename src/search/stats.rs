@@ -55,6 +55,7 @@ impl SearchStats {
     }
 }
 
+/// `a` as a percentage of `b`; 0 when `b` is 0.
 fn percent(a: u64, b: u64) -> f64 {
     if b == 0 {
         0.0

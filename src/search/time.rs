@@ -1,12 +1,24 @@
-//! Time management: how long to think on this move, from the time control the GUI sends.
+//! Time management: how long to think on this move, from the time control the GUI sends, and
+//! the `TimeManager` that every decision about time in a running search goes through.
 //!
-//! Three limits come out: a minimum (time that is lost if not used, such as byoyomi), before
-//! which the search never stops between iterations; an optimum, checked between iterations and
-//! stretched or shrunk by how stable the best move is; and a maximum, checked inside the search,
-//! that is never exceeded.
+//! Three limits come out of the time control (`budget`): a minimum (time that is lost if not
+//! used, such as byoyomi), before which the search never stops between iterations; an optimum,
+//! checked between iterations and stretched or shrunk by how stable the best move is; and a
+//! maximum, checked inside the search, that is never exceeded. `Lateness` learns how late our
+//! answers land, and the margin the next budgets keep back.
 
-use crate::types::Color;
-use std::time::Duration;
+use super::params::{
+    BEST_CHANGE_DECAY, ONE_MOVE_DEPTH, ROOT_MATE_ANALYSIS, ROOT_MATE_MAX, ROOT_MATE_MIN,
+    ROOT_MATE_OPTIMUM_DIVISOR, STABLE_ITERATIONS, TIME_FALLING_MAX, TIME_FALLING_MIN,
+    TIME_FALLING_SCORE_SCALE, TIME_MAX_INSTABILITY, TIME_OPTIMUM_SHARE, TIME_STABLE_FACTOR,
+};
+use super::value::{is_mate_score, Value, MATE};
+use super::Limits;
+use crate::shogi::Position;
+use crate::types::{Color, Move};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Both sides' clocks as a `go` command gives them, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +88,7 @@ const WARM_SAMPLES: usize = 4;
 /// shares its cores backs off by itself (YaneuraOu leaves this to the user's `NetworkDelay`).
 #[derive(Clone, Debug, Default)]
 pub struct Lateness {
+    /// How late (ms) each of the last `LATENESS_WINDOW` answers at a hard limit landed, oldest first.
     recent: std::collections::VecDeque<u64>,
 }
 
@@ -120,6 +133,7 @@ fn delay_within(per_move: u64, network_delay: u64) -> u64 {
     network_delay.min(per_move / 2)
 }
 
+/// `t` milliseconds as a `Duration`.
 fn ms(t: u64) -> Duration {
     Duration::from_millis(t)
 }
@@ -147,6 +161,9 @@ pub fn budget(
     Some(TimeBudget { minimum, optimum: b.optimum.max(minimum), maximum: b.maximum })
 }
 
+/// The budget under a main-time clock (`budget`'s `TimeControl::Clock` case): with byoyomi, all of
+/// it every move plus a share of the main time; without, a share of the main time and increment
+/// within a hard limit that keeps a margin back.
 fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32, margin: u64) -> TimeBudget {
     // Clock values come straight from the GUI: bound them so the sums below cannot overflow.
     let left = c.time_left[side.index()].min(MAX_CLOCK_MS);
@@ -173,6 +190,279 @@ fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32, margi
     let hard = left.saturating_sub(opts.network_delay + margin + left / 30 + 35);
     let maximum = (spendable / 5 + inc).min(spendable + inc).min(hard).max(1);
     TimeBudget { minimum: Duration::ZERO, optimum: ms(optimum.min(maximum)), maximum: ms(maximum) }
+}
+
+/// What a budget depends on besides the time control: the side to move, the game ply, the
+/// options, and the margin kept back for our own latency (see `Lateness`).
+#[derive(Clone, Copy, Debug)]
+struct TimeContext {
+    /// The side to move, whose clock counts.
+    side: Color,
+    /// The game ply, which sets how many moves the main time is spread over (`moves_to_go`).
+    game_ply: u32,
+    /// The network delay and minimum thinking time from the USI options.
+    options: TimeOptions,
+    /// Milliseconds kept back from every hard limit for our own latency.
+    margin_ms: u64,
+}
+
+impl TimeContext {
+    /// The budget under `tc` in this context.
+    fn budget(&self, tc: &TimeControl) -> Option<TimeBudget> {
+        budget(tc, self.side, &self.options, self.game_ply, self.margin_ms)
+    }
+}
+
+/// The one place a running search decides about time. The search threads share it (in
+/// `Shared`), and the `Searcher` that started the search tells it of `ponderhit` and `stop`:
+///
+/// - inside the search, every 1,024 nodes, the main thread asks whether the hard time limit or
+///   the node limit is reached (`hard_stop_due`);
+/// - between iterations, whether to stop early (`should_stop_after_iteration`): the optimum
+///   scaled by how settled the best move is, a single legal move, a proven mate;
+/// - before the iterations, how long the root mate search may run (`root_mate_time`);
+/// - whether a finished search must hold its answer back (`answer_waits`: `go infinite`, or a
+///   ponder not yet hit);
+/// - after the search, the hard limit it stopped at, if any (`deadline_reached_ms`): the
+///   `Searcher` learns its lateness from it.
+///
+/// It also keeps the search's one ponder state: set by `go ponder`, ended by `ponderhit`
+/// (which starts our clock, with a new time control if one comes) or `stop`.
+pub(crate) struct TimeManager {
+    /// When the `go` arrived: reported times count from here.
+    epoch: Instant,
+    /// What a time control sent with `ponderhit` is turned into a budget with.
+    context: TimeContext,
+    /// `go infinite`: no time limit, and the answer waits for `stop`.
+    infinite: bool,
+    /// A depth or node limit was given: such searches must stay reproducible, so nothing that
+    /// depends on the clock (the root mate search, stopping at a proven mate) shortens them.
+    fixed_depth_or_nodes: bool,
+    /// Nodes to search at most, all threads together.
+    node_limit: Option<u64>,
+    /// True while a `go ponder` waits for `ponderhit`: no time limit applies.
+    pondering: AtomicBool,
+    /// Milliseconds after `epoch` at which our clock started: 0, or the `ponderhit`.
+    clock_start_ms: AtomicU64,
+    /// The time budget, counted from `clock_start_ms` (`None`: no time limit); `ponderhit` with
+    /// a time control replaces it.
+    budget: Mutex<Option<TimeBudget>>,
+    /// Set when the search stopped because its hard time limit was reached.
+    stopped_by_clock: AtomicBool,
+}
+
+impl TimeManager {
+    /// The time manager of a search of `pos` under `limits`, with `options` and `margin_ms` kept
+    /// back for our latency (`Lateness::margin_ms`); time counts from `epoch`, when the `go`
+    /// arrived.
+    pub(crate) fn new(
+        limits: &Limits,
+        pos: &Position,
+        options: TimeOptions,
+        margin_ms: u64,
+        epoch: Instant,
+    ) -> TimeManager {
+        let context = TimeContext { side: pos.side_to_move(), game_ply: pos.game_ply(), options, margin_ms };
+        TimeManager::with_context(limits, context, epoch)
+    }
+
+    /// No limit at all: for a search to a fixed depth on the calling thread, which never asks.
+    pub(crate) fn unlimited(epoch: Instant) -> TimeManager {
+        let options = TimeOptions { network_delay: 0, minimum_thinking: 0 };
+        let context = TimeContext { side: Color::Black, game_ply: 1, options, margin_ms: 0 };
+        TimeManager::with_context(&Limits::default(), context, epoch)
+    }
+
+    /// The time manager under `limits` in `context`; `go infinite` has no budget.
+    fn with_context(limits: &Limits, context: TimeContext, epoch: Instant) -> TimeManager {
+        let budget = if limits.infinite { None } else { context.budget(&limits.time) };
+        TimeManager {
+            epoch,
+            context,
+            infinite: limits.infinite,
+            fixed_depth_or_nodes: limits.depth.is_some() || limits.nodes.is_some(),
+            node_limit: limits.nodes,
+            pondering: AtomicBool::new(limits.ponder),
+            clock_start_ms: AtomicU64::new(0),
+            budget: Mutex::new(budget),
+            stopped_by_clock: AtomicBool::new(false),
+        }
+    }
+
+    /// Time since `go`, as reported in `info time`.
+    pub(crate) fn elapsed_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Time on our own clock: since `go`, or since `ponderhit` after pondering.
+    fn clock_elapsed_ms(&self) -> u64 {
+        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
+    }
+
+    /// The time budget of this move (`None`: no time limit).
+    fn budget(&self) -> Option<TimeBudget> {
+        *self.budget.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the search is a `go ponder` still waiting for `ponderhit` (or `stop`).
+    pub(crate) fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The main thread's question inside the search: whether it must stop now, the node limit
+    /// (all threads' nodes, counted by `total_nodes` only when there is a limit) or the hard time
+    /// limit being reached. A stop at the hard limit is noted for `deadline_reached_ms`.
+    pub(crate) fn hard_stop_due(&self, total_nodes: impl FnOnce() -> u64) -> bool {
+        let on_clock = self.clock_elapsed_ms();
+        let mut due = self.node_limit.is_some_and(|limit| total_nodes() >= limit);
+        if let Some(b) = self.budget() {
+            if !self.is_pondering() && on_clock >= b.maximum.as_millis() as u64 {
+                self.stopped_by_clock.store(true, Ordering::Relaxed);
+                due = true;
+            }
+        }
+        due
+    }
+
+    /// The main thread's question after each completed iteration: whether to stop here, with
+    /// iteration `depth` done, `best_move` and `best_score` its best line's, among `root_moves`
+    /// moves. `trend` learns this iteration first. Stops early when the best move is stable,
+    /// later when it keeps changing or the score falls; at once with a single legal move (after a
+    /// few plies, for a score to show) or a proven mate that searching deeper will not shorten.
+    /// Never under `go infinite` nor while pondering.
+    pub(crate) fn should_stop_after_iteration(
+        &self,
+        depth: i32,
+        best_move: Move,
+        best_score: Value,
+        root_moves: usize,
+        trend: &mut BestMoveTrend,
+    ) -> bool {
+        let factor = trend.record(best_move, best_score);
+        let free_to_stop = !self.infinite && !self.is_pondering();
+        // Read each time: a `ponderhit` may have brought a new clock.
+        let budget = self.budget();
+        if let (Some(b), true) = (budget, free_to_stop) {
+            let elapsed = self.clock_elapsed_ms() as f64;
+            let minimum = b.minimum.as_millis() as f64;
+            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
+                return true;
+            }
+        }
+        // With one legal move there is nothing to decide; a few plies give a score to show.
+        if budget.is_some() && free_to_stop && root_moves == 1 && depth >= ONE_MOVE_DEPTH {
+            return true;
+        }
+        // A proven mate will not get shorter by searching deeper.
+        free_to_stop
+            && !self.fixed_depth_or_nodes
+            && is_mate_score(best_score)
+            && depth > 2 * (MATE - best_score.abs()) + 4
+    }
+
+    /// Time for the root mate search: an eighth of the optimum, at most half a second; none for
+    /// fixed-depth or fixed-node searches (they must stay reproducible) or when time is short.
+    pub(crate) fn root_mate_time(&self) -> Option<Duration> {
+        if self.fixed_depth_or_nodes {
+            return None;
+        }
+        let t = match self.budget() {
+            Some(b) => (b.optimum / ROOT_MATE_OPTIMUM_DIVISOR).min(ROOT_MATE_MAX),
+            // Analysis: a fixed slice before the main search starts.
+            None => ROOT_MATE_ANALYSIS,
+        };
+        (t >= ROOT_MATE_MIN).then_some(t)
+    }
+
+    /// Whether a search that has finished thinking must hold its answer back until `stop` (or
+    /// `ponderhit`): under `go infinite`, or while pondering.
+    pub(crate) fn answer_waits(&self) -> bool {
+        self.infinite || self.is_pondering()
+    }
+
+    /// The ponder move was played: our clock starts now, on the budget of `time` when the GUI
+    /// sends a time control with `ponderhit`, else on the one given with `go ponder`.
+    pub(crate) fn ponderhit(&self, time: Option<TimeControl>) {
+        if let Some(tc) = time {
+            *self.budget.lock().unwrap_or_else(|e| e.into_inner()) = self.context.budget(&tc);
+        }
+        self.clock_start_ms.store(self.elapsed_ms(), Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// `stop`: a ponder ends too (the search then answers as for `stop`).
+    pub(crate) fn end_pondering(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// The hard limit, in ms after the `go`, if the search stopped there.
+    pub(crate) fn deadline_reached_ms(&self) -> Option<u64> {
+        if !self.stopped_by_clock.load(Ordering::Relaxed) {
+            return None;
+        }
+        let maximum = self.budget()?.maximum.as_millis() as u64;
+        Some(self.clock_start_ms.load(Ordering::Relaxed) + maximum)
+    }
+}
+
+/// What the main thread has seen of the best move over the iterations, which scales the optimum
+/// it stops at: how often the best move changed lately, how long it has held, and whether the
+/// best score is falling.
+pub(crate) struct BestMoveTrend {
+    /// The best move of the last iteration recorded (`Move::NONE` before the first).
+    last_best: Move,
+    /// Changes of the best move, the count decaying by `BEST_CHANGE_DECAY` each iteration.
+    best_changes: f64,
+    /// Iterations the best move has held.
+    stable_iterations: u32,
+    /// A running average of the earlier iterations' best scores (mates left out), to see the
+    /// score fall.
+    previous_best_score: Option<Value>,
+}
+
+impl Default for BestMoveTrend {
+    fn default() -> Self {
+        BestMoveTrend {
+            last_best: Move::NONE,
+            best_changes: 0.0,
+            stable_iterations: 0,
+            previous_best_score: None,
+        }
+    }
+}
+
+impl BestMoveTrend {
+    /// Learns an iteration's best move and score; returns the factor the optimum is scaled by:
+    /// larger with recent changes of the best move and with a falling score, smaller once the
+    /// best move has held a while.
+    fn record(&mut self, best: Move, score: Value) -> f64 {
+        self.best_changes *= BEST_CHANGE_DECAY;
+        if best != self.last_best {
+            self.best_changes += 1.0;
+            self.stable_iterations = 0;
+        } else {
+            self.stable_iterations += 1;
+        }
+        self.last_best = best;
+        let falling = falling_score_factor(self.previous_best_score, score);
+        if !is_mate_score(score) {
+            self.previous_best_score = Some(self.previous_best_score.map_or(score, |p| (p + score) / 2));
+        }
+        let stability = if self.stable_iterations >= STABLE_ITERATIONS { TIME_STABLE_FACTOR } else { 1.0 };
+        (1.0 + self.best_changes).min(TIME_MAX_INSTABILITY) * stability * falling
+    }
+}
+
+/// More time when the best score falls from one iteration to the next (trouble coming that a
+/// deeper search may still avoid), less when it rises; `previous` is a running average of the
+/// earlier iterations' best scores.
+fn falling_score_factor(previous: Option<Value>, score: Value) -> f64 {
+    match previous {
+        Some(p) if !is_mate_score(score) => {
+            (1.0 + (p - score) as f64 / TIME_FALLING_SCORE_SCALE).clamp(TIME_FALLING_MIN, TIME_FALLING_MAX)
+        }
+        _ => 1.0,
+    }
 }
 
 #[cfg(test)]
@@ -296,5 +586,55 @@ mod tests {
         l.record(500);
         let b = budget(&clock(0, 0, 300), Color::Black, &NO_DELAY, 40, l.margin_ms()).unwrap();
         assert_eq!(b.maximum, ms(150));
+    }
+
+    fn manager(limits: &Limits) -> TimeManager {
+        let pos = Position::from_sfen(crate::shogi::STARTPOS).unwrap();
+        TimeManager::new(limits, &pos, OPTS, M, Instant::now())
+    }
+
+    #[test]
+    fn a_ponder_has_no_time_limit_until_ponderhit() {
+        let limits = Limits { time: TimeControl::MoveTime(1), ponder: true, ..Limits::default() };
+        let tm = manager(&limits);
+        std::thread::sleep(ms(5));
+        assert!(tm.is_pondering() && tm.answer_waits());
+        assert!(!tm.hard_stop_due(|| 0), "no hard limit while pondering");
+        tm.ponderhit(None);
+        assert!(!tm.is_pondering() && !tm.answer_waits());
+        std::thread::sleep(ms(5));
+        assert!(tm.hard_stop_due(|| 0));
+        let deadline = tm.deadline_reached_ms().unwrap();
+        assert!(deadline >= 5 && deadline <= tm.elapsed_ms(), "counted from the ponderhit");
+    }
+
+    #[test]
+    fn the_node_limit_stops_without_a_deadline() {
+        let tm = manager(&Limits { nodes: Some(100), ..Limits::default() });
+        assert!(!tm.hard_stop_due(|| 99));
+        assert!(tm.hard_stop_due(|| 100));
+        assert_eq!(tm.deadline_reached_ms(), None);
+        assert_eq!(tm.root_mate_time(), None, "a node-limited search stays reproducible");
+    }
+
+    #[test]
+    fn infinite_analysis_never_stops_by_itself() {
+        let tm = manager(&Limits { time: TimeControl::MoveTime(1), infinite: true, ..Limits::default() });
+        std::thread::sleep(ms(5));
+        assert!(!tm.hard_stop_due(|| 0) && tm.answer_waits());
+        let mut trend = BestMoveTrend::default();
+        assert!(!tm.should_stop_after_iteration(60, Move::NONE, MATE - 1, 1, &mut trend));
+        assert_eq!(tm.root_mate_time(), Some(ROOT_MATE_ANALYSIS));
+    }
+
+    #[test]
+    fn a_falling_score_buys_time_and_a_rising_one_saves_it() {
+        use crate::search::value::mated_in;
+        assert_eq!(falling_score_factor(None, 50), 1.0);
+        assert!(falling_score_factor(Some(100), -50) > 1.5 - 1e-9);
+        assert!(falling_score_factor(Some(100), 60) > 1.0);
+        assert!(falling_score_factor(Some(0), 100) < 1.0);
+        assert!(falling_score_factor(Some(0), 10_000) >= TIME_FALLING_MIN);
+        assert_eq!(falling_score_factor(Some(0), mated_in(5)), 1.0, "a mate is not a falling score");
     }
 }

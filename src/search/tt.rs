@@ -34,6 +34,7 @@ impl Bound {
         }
     }
 
+    /// The bound in the low two bits of `b` (`pack` puts it there).
     fn from_bits(b: u64) -> Bound {
         match b & 3 {
             1 => Bound::Upper,
@@ -47,21 +48,32 @@ impl Bound {
 /// A table hit, decoded.
 #[derive(Clone, Copy, Debug)]
 pub struct TtData {
+    /// The best move found, or `Move::NONE`.
     pub mv: Move,
+    /// The search's value, mate scores counted from the node (`value::to_tt`; `from_tt` reverses it).
     pub value: Value,
+    /// The raw static evaluation (before correction), or `VALUE_NONE` where none was computed (in check).
     pub eval: Value,
+    /// The depth searched; negative for quiescence.
     pub depth: i32,
+    /// What `value` says about the true score.
     pub bound: Bound,
 }
 
+/// Entries that share a bucket and compete for it.
 const ENTRIES_PER_BUCKET: usize = 4;
+/// Each entry is a check word (key XOR data) and a data word.
 const WORDS_PER_ENTRY: usize = 2;
+/// 64-bit words in a bucket.
 const BUCKET_WORDS: usize = ENTRIES_PER_BUCKET * WORDS_PER_ENTRY;
+/// A bucket's size: one 64-byte cache line.
 const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
 /// Depths are stored biased so that quiescence depths (down to -DEPTH_BIAS) fit in a byte.
 const DEPTH_BIAS: i32 = 16;
 
 // data layout: move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6
+/// Packs an entry's data word. Value and evaluation are kept in 16 bits (they fit), the depth
+/// biased and clamped to a byte, the generation modulo 64.
 fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.raw() as u64)
         | ((value as i16 as u16 as u64) << 16)
@@ -71,6 +83,7 @@ fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: Bound, generatio
         | (((generation & 63) as u64) << 58)
 }
 
+/// Decodes a data word (its generation aside).
 fn unpack(data: u64) -> TtData {
     TtData {
         mv: Move::from_raw(data as u16),
@@ -81,6 +94,7 @@ fn unpack(data: u64) -> TtData {
     }
 }
 
+/// The search generation that wrote a data word (6 bits).
 fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8
 }
@@ -92,8 +106,12 @@ struct Bucket([AtomicU64; BUCKET_WORDS]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
+/// The transposition table: buckets of `ENTRIES_PER_BUCKET` entries, written and read by all
+/// search threads at once.
 pub struct TranspositionTable {
+    /// The buckets; a key picks its bucket by multiply-shift (`bucket`).
     table: Vec<Bucket>,
+    /// Counts searches (`new_search`); entries keep its low six bits to tell the current ones.
     generation: AtomicU8,
 }
 
@@ -112,7 +130,7 @@ impl TranspositionTable {
         let mut table = Vec::new();
         table.try_reserve_exact(buckets).ok()?;
         // Large pages before the zeros are written: the pages are backed as they are touched.
-        crate::pages::advise_large_pages(table.spare_capacity_mut());
+        crate::large_pages::advise_large_pages(table.spare_capacity_mut());
         table.extend(
             std::iter::repeat_with(|| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))).take(buckets),
         );
@@ -132,10 +150,12 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The current generation, as stored in entries (6 bits).
     fn generation(&self) -> u8 {
         self.generation.load(Ordering::Relaxed) & 63
     }
 
+    /// The bucket of `key`.
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64; BUCKET_WORDS] {
         // Multiply-shift maps the key onto the bucket count without a division.

@@ -23,19 +23,29 @@ const DIRS: [(i8, i8); 8] = [
     (-1, 0),
     (-1, -1),
 ];
-const DOWN: usize = 0; // toward rank i
+/// Index in `DIRS` of the ray toward rank `i`.
+const DOWN: usize = 0;
+/// Index in `DIRS` of the ray toward file 9 and rank `a`.
 const UP_LEFT: usize = 1;
-const LEFT: usize = 2; // toward file 9
+/// Index in `DIRS` of the ray toward file 9.
+const LEFT: usize = 2;
+/// Index in `DIRS` of the ray toward file 9 and rank `i`.
 const DOWN_LEFT: usize = 3;
-const UP: usize = 4; // toward rank a
+/// Index in `DIRS` of the ray toward rank `a`.
+const UP: usize = 4;
+/// Index in `DIRS` of the ray toward file 1 and rank `i`.
 const DOWN_RIGHT: usize = 5;
-const RIGHT: usize = 6; // toward file 1
+/// Index in `DIRS` of the ray toward file 1.
+const RIGHT: usize = 6;
+/// Index in `DIRS` of the ray toward file 1 and rank `a`.
 const UP_RIGHT: usize = 7;
 
+/// Whether file index `f` and rank index `r` (both 0..9) name a square.
 const fn on_board(f: i8, r: i8) -> bool {
     f >= 0 && f < 9 && r >= 0 && r < 9
 }
 
+/// The bit of the square at file index `f` and rank index `r`.
 const fn bit(f: i8, r: i8) -> u128 {
     1u128 << (f as u32 * 9 + r as u32)
 }
@@ -60,10 +70,15 @@ const fn steps(sq: usize, color: Color, deltas: &[(i8, i8)]) -> Bitboard {
     Bitboard(bb)
 }
 
+/// A pawn's step, as Black sees it: one rank forward.
 const PAWN_STEPS: [(i8, i8); 1] = [(0, -1)];
+/// A knight's two jumps, as Black sees them.
 const KNIGHT_STEPS: [(i8, i8); 2] = [(-1, -2), (1, -2)];
+/// A silver's five steps, as Black sees them: the three ahead and the two diagonals behind.
 const SILVER_STEPS: [(i8, i8); 5] = [(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
+/// A gold's six steps, as Black sees them: every neighbour but the two diagonals behind.
 const GOLD_STEPS: [(i8, i8); 6] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+/// A king's eight steps.
 const KING_STEPS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 /// Every step of at most two files and two ranks.
 const WITHIN_TWO_STEPS: [(i8, i8); 24] = {
@@ -83,6 +98,7 @@ const WITHIN_TWO_STEPS: [(i8, i8); 24] = {
     t
 };
 
+/// The squares `deltas` reach from each square, by colour (index 0 Black, 1 White) then square.
 const fn step_table(deltas: &[(i8, i8)]) -> [[Bitboard; 82]; 2] {
     let mut t = [[Bitboard::EMPTY; 82]; 2];
     let mut sq = 0;
@@ -94,6 +110,7 @@ const fn step_table(deltas: &[(i8, i8)]) -> [[Bitboard; 82]; 2] {
     t
 }
 
+/// Each direction's ray from each square: the squares after it up to the edge, by `DIRS` index.
 const fn ray_table() -> [[Bitboard; 82]; 8] {
     let mut t = [[Bitboard::EMPTY; 82]; 8];
     let mut d = 0;
@@ -145,12 +162,19 @@ const fn line_tables() -> ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) {
     (between, line)
 }
 
+/// Pawn attacks, by colour and square.
 static PAWN: [[Bitboard; 82]; 2] = step_table(&PAWN_STEPS);
+/// Knight attacks, by colour and square.
 static KNIGHT: [[Bitboard; 82]; 2] = step_table(&KNIGHT_STEPS);
+/// Silver attacks, by colour and square.
 static SILVER: [[Bitboard; 82]; 2] = step_table(&SILVER_STEPS);
+/// Gold attacks (and those of the promoted small pieces), by colour and square.
 static GOLD: [[Bitboard; 82]; 2] = step_table(&GOLD_STEPS);
+/// King attacks, by square (the same for both colours).
 static KING: [Bitboard; 82] = step_table(&KING_STEPS)[0];
+/// The squares at most two files and two ranks away, by square (for `within_two`).
 static WITHIN_TWO: [Bitboard; 82] = step_table(&WITHIN_TWO_STEPS)[0];
+/// Where an enemy knight may stand to give check with its next move, by the king's colour and square.
 static KNIGHT_CHECK_ORIGINS: [[Bitboard; 82]; 2] = knight_check_origin_table();
 
 /// For a king of colour `c` on each square: the squares from which an enemy knight could jump to
@@ -180,9 +204,13 @@ const fn knight_check_origin_table() -> [[Bitboard; 82]; 2] {
     }
     t
 }
+/// The rays, by `DIRS` index and square.
 static RAYS: [[Bitboard; 82]; 8] = ray_table();
+/// `line_tables()`: the squares between two aligned squares, and the line through them.
 static LINES: ([[Bitboard; 82]; 82], [[Bitboard; 82]; 82]) = line_tables();
+/// A rook's moves on an empty board, by square.
 static ROOK_PSEUDO: [Bitboard; 82] = union_of_rays([DOWN, UP, LEFT, RIGHT]);
+/// A bishop's moves on an empty board, by square.
 static BISHOP_PSEUDO: [Bitboard; 82] = union_of_rays([UP_LEFT, DOWN_LEFT, DOWN_RIGHT, UP_RIGHT]);
 
 /// For every square, the union of its rays in the four directions `dirs`: a slider's moves on an
@@ -390,6 +418,7 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
 pub mod masks {
     use crate::types::{Bitboard, Color};
 
+    /// The nine squares of rank index `rank`, as raw bits.
     const fn rank_mask(rank: u32) -> u128 {
         let mut bb = 0u128;
         let mut f = 0;
@@ -400,6 +429,7 @@ pub mod masks {
         bb
     }
 
+    /// The ranks `lo..=hi` (rank indices, 0 is rank `a`).
     const fn ranks(lo: u32, hi: u32) -> Bitboard {
         let mut bb = 0u128;
         let mut r = lo;
@@ -415,8 +445,11 @@ pub mod masks {
         Bitboard(0x1ffu128 << (file * 9))
     }
 
+    /// Each colour's promotion zone: its far three ranks.
     const ZONES: [Bitboard; 2] = [ranks(0, 2), ranks(6, 8)];
+    /// Each colour's far rank.
     const LAST_RANK: [Bitboard; 2] = [ranks(0, 0), ranks(8, 8)];
+    /// Each colour's far two ranks.
     const LAST_TWO: [Bitboard; 2] = [ranks(0, 1), ranks(7, 8)];
 
     /// The promotion zone of `c`: its far three ranks.
@@ -436,6 +469,7 @@ pub mod masks {
     }
 }
 
+/// Tests of the attack tables against their definitions and a square-by-square walk.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,6 +492,7 @@ mod tests {
         }
     }
 
+    /// The square of a USI name such as `5e`.
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
     }

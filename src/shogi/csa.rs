@@ -59,11 +59,14 @@ fn csa_square(text: &str) -> Option<Square> {
 struct Setup {
     /// `cells[rank][file]`: a piece's SFEN letters, or empty.
     cells: [[String; 9]; 9],
+    /// The pieces in each hand, Black's first, as the `P+`/`P-` statements add them.
     hands: [Vec<PieceKind>; 2],
+    /// Whether the record has Black (`+`) move first.
     black_to_move: bool,
 }
 
 impl Setup {
+    /// The board of an SFEN's first field, empty hands, Black to move: a CSA `PI` starting point.
     fn from_sfen_board(sfen: &str) -> Setup {
         let mut cells: [[String; 9]; 9] = Default::default();
         let board = sfen.split(' ').next().unwrap_or_default();
@@ -157,6 +160,7 @@ impl Setup {
         Ok(())
     }
 
+    /// The position built, through its SFEN (move number 1), so that the SFEN parser checks it.
     fn to_position(&self) -> Result<Position, String> {
         let mut board = String::new();
         for (rank, row) in self.cells.iter().enumerate() {
@@ -306,6 +310,7 @@ fn finish(setup: Option<&Setup>) -> Option<CsaGame> {
     Some(CsaGame { start, moves: Vec::new() })
 }
 
+/// Tests of reading CSA records.
 #[cfg(test)]
 mod tests {
     use super::*;

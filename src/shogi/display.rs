@@ -4,6 +4,7 @@ use super::Position;
 use crate::types::{Color, PieceKind, Square};
 use std::fmt::Write;
 
+/// One hand as the diagram writes it: ` R G2 P3`, or ` -` when empty.
 fn hand_text(pos: &Position, c: Color) -> String {
     let mut s = String::new();
     for k in PieceKind::HAND_SFEN_ORDER {

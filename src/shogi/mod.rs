@@ -3,16 +3,17 @@
 pub mod attacks;
 pub mod csa;
 mod display;
+pub mod material;
 pub mod movegen;
 pub mod perft;
 mod position;
-#[cfg(test)]
-pub(crate) mod random_games;
+pub mod random_games;
 pub mod rules;
 pub mod sfen;
 mod zobrist;
 
 pub use movegen::{generate, GenType, MoveList, MAX_MOVES};
 pub use position::Position;
+pub use random_games::{random_game, random_game_positions, MoveDraw};
 pub use rules::{Declaration, EnteringKingRule, Sennichite};
 pub use sfen::{MoveError, PositionError, SfenError, SfenMode, STARTPOS};

@@ -12,7 +12,7 @@ use crate::types::{Bitboard, Color, Move, PieceKind, Square};
 pub const MAX_MOVES: usize = 600;
 
 /// A fixed-capacity list of moves on the stack.
-pub type MoveList = crate::game::MoveList<Move, MAX_MOVES>;
+pub type MoveList = crate::types::MoveList<Move, MAX_MOVES>;
 
 /// Which moves to generate. Not in check, `CapturesPromotions` and `Quiets` split the legal set
 /// in two; in check, `Evasions` is the legal set.
@@ -32,9 +32,11 @@ pub enum GenType {
     Checks,
 }
 
-/// Mode bits: which variants of a move to emit.
-const CAPS: u8 = 1; // captures and promotions
-const QUIETS: u8 = 2; // the rest
+/// Mode bit (which variants of a move to emit): captures and promotions.
+const CAPS: u8 = 1;
+/// Mode bit: the other moves.
+const QUIETS: u8 = 2;
+/// Both mode bits: every move.
 const ALL: u8 = CAPS | QUIETS;
 
 /// Fills `list` (appending) with the moves of `gen` type.
@@ -305,6 +307,7 @@ pub(crate) fn is_pawn_drop_mate(pos: &Position, us: Color, sq: Square) -> bool {
     true
 }
 
+/// Board moves, king moves and drops when not in check, the variants of `MODE` only.
 fn gen_non_evasions<const MODE: u8>(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let targets = board_targets::<MODE>(pos, us);
@@ -316,6 +319,7 @@ fn gen_non_evasions<const MODE: u8>(pos: &Position, list: &mut MoveList) {
     }
 }
 
+/// Every legal move in check: king moves, then captures of a lone checker and interpositions.
 fn gen_evasions(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
@@ -409,6 +413,8 @@ impl Position {
         !self.pinned(us).contains(from) || line(ksq, from).contains(to)
     }
 
+    /// `is_legal` for a drop: a kind in hand, onto an empty square where it can still move, an
+    /// interposition when in check, and the two-pawn and pawn-drop-mate rules.
     fn is_legal_drop(&self, m: Move) -> bool {
         let us = self.side_to_move();
         let to = m.to();

@@ -139,6 +139,7 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// The board field: nine ranks separated by `/`, each exactly nine squares wide.
 fn parse_board(field: &str) -> Result<[Piece; 81], SfenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 9 {
@@ -197,6 +198,7 @@ fn parse_board(field: &str) -> Result<[Piece; 81], SfenError> {
     Ok(board)
 }
 
+/// The hands field: `-`, or pieces with optional counts (up to 18), Black's in capitals.
 fn parse_hands(field: &str) -> Result<[Hand; 2], SfenError> {
     let mut hands = [Hand::EMPTY; 2];
     if field == "-" {
@@ -248,6 +250,9 @@ pub enum SfenMode {
     Composed,
 }
 
+/// Checks a parsed position by the rules `mode` asks for: piece counts, kings, no piece left
+/// without a move (a pawn, lance or knight too far forward), no two unpromoted pawns of one side
+/// on a file.
 fn validate(board: &[Piece; 81], hands: &[Hand; 2], mode: SfenMode) -> Result<(), SfenError> {
     let mut totals = [0u32; 15];
     let mut kings = [0u32; 2];
@@ -342,6 +347,30 @@ pub fn board_sfen(piece_at: impl Fn(Square) -> Piece) -> String {
     s
 }
 
+/// The hand field of a SFEN: Black's pieces in capitals, then White's in lower case, each side's
+/// kinds in the canonical order R B G S N L P with the count before the letter when it is more
+/// than one (`2Pb`); `-` when both hands are empty.
+pub fn hands_sfen(black: Hand, white: Hand) -> String {
+    let mut s = String::new();
+    for (c, hand) in [(Color::Black, black), (Color::White, white)] {
+        for k in PieceKind::HAND_SFEN_ORDER {
+            let n = hand.count(k);
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            let l = k.base_letter();
+            s.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
 impl Position {
     /// Parses the SFEN of a game position (`board side hand [move number]`), or `startpos`.
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
@@ -373,7 +402,7 @@ impl Position {
 
     /// The position with these pieces, hands, side to move and move number, checked as
     /// strictly as `mode` says, exactly as an SFEN saying the same is: for readers of other
-    /// encodings (the packed positions of `learn::packed`).
+    /// encodings (the packed positions of `training_data::packed`).
     pub(crate) fn from_checked_parts(
         board: [Piece; 81],
         hands: [Hand; 2],
@@ -396,24 +425,7 @@ impl Position {
         s.push(' ');
         s.push(self.side_to_move().sfen_char());
         s.push(' ');
-        let mut hand = String::new();
-        for c in Color::ALL {
-            for k in PieceKind::HAND_SFEN_ORDER {
-                let n = self.hand(c).count(k);
-                if n == 0 {
-                    continue;
-                }
-                if n > 1 {
-                    hand.push_str(&n.to_string());
-                }
-                let l = k.base_letter();
-                hand.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
-            }
-        }
-        if hand.is_empty() {
-            hand.push('-');
-        }
-        s.push_str(&hand);
+        s.push_str(&hands_sfen(self.hand(Color::Black), self.hand(Color::White)));
         s.push(' ');
         s.push_str(&self.game_ply().to_string());
         s

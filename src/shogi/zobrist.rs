@@ -6,12 +6,17 @@
 use crate::rng::splitmix64 as splitmix;
 use crate::types::{Color, Piece, PieceKind, Square};
 
+/// The keys, all with bit 0 clear but the side key's.
 struct Keys {
+    /// One key per piece and square, XORed in and out.
     board: [[u64; 81]; Piece::COUNT],
+    /// One key per colour and hand kind (by `PieceKind::index()`), added once per piece held.
     hand: [[u64; 16]; 2],
+    /// XORed in when White is to move; its bit 0 is set.
     side: u64,
 }
 
+/// Draws the keys from a fixed seed with SplitMix64, then clears bit 0 of every key but the side's.
 const fn make_keys() -> Keys {
     let mut keys = Keys { board: [[0; 81]; Piece::COUNT], hand: [[0; 16]; 2], side: 0 };
     let mut state = 0x5348_4f4d_4549_u64; // "SHOMEI"
@@ -62,8 +67,10 @@ const fn make_keys() -> Keys {
     keys
 }
 
+/// The keys, made at compile time.
 static KEYS: Keys = make_keys();
 
+/// Key of piece `p` on `sq`, XORed into the board key.
 #[inline(always)]
 pub fn piece_square(p: Piece, sq: Square) -> u64 {
     KEYS.board[p.index()][sq.index()]

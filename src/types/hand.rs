@@ -21,6 +21,7 @@ impl Hand {
     /// Nothing in hand.
     pub const EMPTY: Hand = Hand(0);
 
+    /// Where `k`'s count starts in the packed word (0 for a kind never in hand).
     #[inline(always)]
     const fn shift(k: PieceKind) -> u32 {
         match k {
@@ -35,6 +36,7 @@ impl Hand {
         }
     }
 
+    /// The bits of `k`'s count field, unshifted: 5 for pawns, 3 for the others.
     #[inline(always)]
     const fn mask(k: PieceKind) -> u32 {
         match k {
@@ -187,6 +189,7 @@ impl Hand {
     }
 }
 
+/// Tests of the packed hand.
 #[cfg(test)]
 mod tests {
     use super::*;

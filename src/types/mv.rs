@@ -11,7 +11,9 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
+/// The promotion flag (bit 14).
 const PROMOTE: u16 = 1 << 14;
+/// The drop flag (bit 15).
 const DROP: u16 = 1 << 15;
 
 impl Move {

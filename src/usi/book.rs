@@ -1,16 +1,20 @@
 //! The book the options name, opened when it is first needed after a change (at `isready`, or
-//! at the next `go` when none came), and the lines a book move is answered with.
+//! at the next `go` when none came), the lines a book move is answered with, and the protocol's
+//! side of it: answering a `go` from the book, at once or at `ponderhit` or `stop`.
 
-use super::info;
+use super::{info, options, Engine, State};
 use crate::book::{Book, BookChoice, BookPolicy, BookProbe, BookSource};
 use crate::rng::Rng;
-use crate::search::Score;
+use crate::search::{BestMove, Limits, Score};
 use crate::shogi::Position;
+use std::io::Write;
+use std::time::Instant;
 
 /// The open book and what it was opened from.
 pub struct BookState {
     /// The source last opened, or tried: a file that failed is not tried again at every `go`.
     source: Option<BookSource>,
+    /// The book read from `source`; `None` when there is none, or it failed to open.
     book: Option<Book>,
     /// Draws among book moves; seeded from the clock, so games vary.
     rng: Rng,
@@ -76,4 +80,60 @@ pub fn answer_lines(choice: &BookChoice) -> Vec<String> {
             m.mv, m.value, m.depth, m.count, choice.candidates
         ),
     ]
+}
+
+/// The protocol's side of the book: opening it, and answering a `go` from it.
+impl<W: Write> Engine<W> {
+    /// Opens the book the options name if it changed (`retry`: also one that failed before),
+    /// printing what was read or why not.
+    pub(super) fn sync_book(&mut self, retry: bool) {
+        for line in self.book.sync(self.options.book_source(), retry) {
+            self.say(&line);
+        }
+    }
+
+    /// Answers a `go` from the book when it has a move here: at once, or for `go ponder` at
+    /// `ponderhit` or `stop`. Analysis (`go infinite`) and `searchmoves` always search, and so
+    /// does a position where a declaration wins.
+    pub(super) fn play_from_book(&mut self, limits: &Limits, received: Instant) -> bool {
+        if limits.infinite || !limits.searchmoves.is_empty() {
+            return false;
+        }
+        self.sync_book(false);
+        let declare = self.position.declaration(self.options.entering_king_rule);
+        if declare == crate::shogi::Declaration::Win {
+            return false;
+        }
+        let probe = self.book.probe(&self.position, &self.options.book);
+        for note in &probe.notes {
+            self.say(&format!("info string {}", options::printable(note)));
+        }
+        let Some(choice) = probe.choice else { return false };
+        for line in answer_lines(&choice) {
+            self.say(&line);
+        }
+        if limits.ponder {
+            self.state = State::BookPonder {
+                position: Box::new(self.position.clone()),
+                best: choice.chosen.mv,
+                ponder: choice.ponder,
+                go_received: received,
+            };
+        } else {
+            self.answer(self.position.clone(), received, BestMove::Move(choice.chosen.mv), choice.ponder);
+        }
+        true
+    }
+
+    /// The `bestmove` a book move found under `go ponder` owes.
+    pub(super) fn answer_book_ponder(&mut self) {
+        if !matches!(self.state, State::BookPonder { .. }) {
+            return;
+        }
+        if let State::BookPonder { position, best, ponder, go_received } =
+            std::mem::replace(&mut self.state, State::Idle)
+        {
+            self.answer(*position, go_received, BestMove::Move(best), ponder);
+        }
+    }
 }

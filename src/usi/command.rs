@@ -18,35 +18,49 @@ pub enum GoCommand {
 /// One line of USI input.
 #[derive(Clone, Debug)]
 pub enum Command {
+    /// A blank line: ignored.
     Empty,
+    /// `usi`: name the engine, declare its options, then `usiok`.
     Usi,
+    /// `isready`: size the tables if nothing is thinking, then `readyok`.
     IsReady,
+    /// `usinewgame`: forget what the last game's searches learnt.
     UsiNewGame,
+    /// `setoption name <id> [value <x>]`.
     SetOption {
+        /// The option's name: the one word after `name`.
         name: String,
+        /// The words after `value`, joined by single spaces; empty without `value`.
         value: String,
     },
     /// The words after `position`.
     Position(Vec<String>),
+    /// `go` with its arguments.
     Go(GoCommand),
+    /// `stop`: end the thinking and answer.
     Stop,
     /// `ponderhit`, with the clock when the GUI sends one.
     PonderHit(Option<TimeControl>),
+    /// `gameover` (any result): whatever is thinking stops and answers.
     GameOver,
     /// `d`: draw the position.
     Display,
     /// `eval` or `e` (YaneuraOu's spelling): print the static evaluation as `eval = N`.
     Eval,
+    /// `bench`: search the benchmark positions and report nodes and speed.
     Bench,
     /// `getoption [name]`: print option values (YaneuraOu's command).
     GetOption(Option<String>),
+    /// `quit`: stop everything and exit.
     Quit,
 }
 
 /// Why a line is not a command shomei understands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
+    /// The first word is no command; holds that word.
     Unknown(String),
+    /// A known command with arguments it cannot take; holds the message to show.
     BadArgument(String),
 }
 
@@ -62,6 +76,8 @@ impl fmt::Display for CommandError {
 /// The deepest perft the loop accepts; deeper ones would run for days.
 const MAX_PERFT_DEPTH: u32 = 12;
 
+/// The value after the `go` argument `key`, parsed; an error naming `key` when it is missing or
+/// not a number.
 fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, CommandError> {
     let v = v.ok_or_else(|| CommandError::BadArgument(format!("go: '{key}' needs a value")))?;
     v.parse::<T>()
@@ -71,11 +87,17 @@ fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, Comman
 /// The time fields of a `go` (or `ponderhit`) line, as given.
 #[derive(Default)]
 struct TimeFields {
+    /// `btime`, `wtime`: main time left in ms, black's first.
     time_left: [Option<u64>; 2],
+    /// `binc`, `winc`: the increment in ms, black's first.
     increment: [Option<u64>; 2],
+    /// `byoyomi`: the byoyomi in ms, the same for both sides.
     byoyomi: Option<u64>,
+    /// `movestogo`: moves until the next time control.
     moves_to_go: Option<u32>,
+    /// `movetime`: the time for this move in ms.
     movetime: Option<u64>,
+    /// `rtime`: a random time for this move from this to three times it, in ms (`random_time`).
     rtime: Option<u64>,
 }
 
@@ -133,6 +155,7 @@ fn random_time(t: u64) -> u64 {
     t.saturating_add(x % t.saturating_mul(2).max(1))
 }
 
+/// The arguments of `go`: `perft N`, `mate <ms>|infinite`, or a search's limits and clock.
 fn parse_go(args: &[&str]) -> Result<GoCommand, CommandError> {
     match args {
         ["perft", n] => {

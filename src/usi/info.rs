@@ -1,5 +1,9 @@
-//! Formatting search and mate events as USI output lines.
+//! Formatting the events of whatever thinks (the search, `go mate`, the Dobutsu player) as USI
+//! output lines.
 
+use crate::dobutsu::play::{MATE as DOBUTSU_MATE, MATE_BOUND as DOBUTSU_MATE_BOUND};
+use crate::dobutsu::player::{Checkmate, DobutsuEvent, TableNews};
+use crate::dobutsu::{move_to_usi, Value as DobutsuValue};
 use crate::mate::{MateProgress, MateResult, MateStats};
 use crate::search::{Bound, IterationStats, ProgressInfo, PvInfo, Score};
 use std::fmt::Write;
@@ -19,7 +23,8 @@ pub fn score_words(score: Score) -> String {
     }
 }
 
-/// `info depth .. seldepth .. [multipv k] score .. [lowerbound|upperbound] nodes .. nps .. hashfull .. time .. pv ..`
+/// `info depth .. seldepth .. [multipv k] score .. [lowerbound|upperbound] nodes .. nps .. hashfull ..
+/// time .. pv ..`
 pub fn pv_line(info: &PvInfo, show_multipv: bool) -> String {
     let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth.max(info.depth as usize));
     if show_multipv {
@@ -42,6 +47,8 @@ pub fn pv_line(info: &PvInfo, show_multipv: bool) -> String {
     s
 }
 
+/// The periodic `info` line without a principal variation: depth, seldepth (at least the depth),
+/// nodes, nps, hashfull and time.
 pub fn progress_line(p: &ProgressInfo) -> String {
     format!(
         "info depth {} seldepth {} nodes {} nps {} hashfull {} time {}",
@@ -122,6 +129,72 @@ pub fn checkmate_line(result: &MateResult) -> String {
         }
         MateResult::NoMate => "checkmate nomate".to_string(),
         MateResult::Timeout => "checkmate timeout".to_string(),
+    }
+}
+
+/// The USI score of a Dobutsu table value for the side to move.
+fn dobutsu_value_words(v: DobutsuValue) -> String {
+    match v {
+        DobutsuValue::Win(d) => format!("mate {d}"),
+        DobutsuValue::Loss(d) => format!("mate -{d}"),
+        DobutsuValue::Draw => "cp 0".to_string(),
+    }
+}
+
+/// The USI score of a Dobutsu search score (see `dobutsu::play`).
+fn dobutsu_score_words(s: i32) -> String {
+    if s >= DOBUTSU_MATE_BOUND {
+        format!("mate {}", DOBUTSU_MATE - s)
+    } else if s <= -DOBUTSU_MATE_BOUND {
+        format!("mate -{}", DOBUTSU_MATE + s)
+    } else {
+        format!("cp {s}")
+    }
+}
+
+/// The line a Dobutsu event is written as: `info ...`, `bestmove ...` or `checkmate ...`.
+pub fn dobutsu_line(event: &DobutsuEvent) -> String {
+    match event {
+        DobutsuEvent::Exact { depth, time_ms, value, mv } => format!(
+            "info depth {depth} nodes 1 time {time_ms} score {} pv {}",
+            dobutsu_value_words(*value),
+            move_to_usi(*mv)
+        ),
+        DobutsuEvent::Iteration { depth, nodes, time_ms, score, mv } => format!(
+            "info depth {depth} nodes {nodes} nps {} time {time_ms} score {} pv {}",
+            nodes * 1000 / (*time_ms).max(1),
+            dobutsu_score_words(*score),
+            move_to_usi(*mv)
+        ),
+        DobutsuEvent::BestMove(Some(m)) => format!("bestmove {}", move_to_usi(*m)),
+        DobutsuEvent::BestMove(None) => "bestmove resign".to_string(),
+        DobutsuEvent::Checkmate(Checkmate::Line(line)) => {
+            let moves: Vec<String> = line.iter().map(|&m| move_to_usi(m)).collect();
+            format!("checkmate {}", moves.join(" "))
+        }
+        DobutsuEvent::Checkmate(Checkmate::NoMate) => "checkmate nomate".to_string(),
+        DobutsuEvent::Checkmate(Checkmate::Timeout) => "checkmate timeout".to_string(),
+    }
+}
+
+/// The line that says which Dobutsu table is in use, or why none is.
+pub fn dobutsu_table_line(news: &TableNews) -> String {
+    match news {
+        TableNews::Loaded { path, unchecked } => {
+            let warning = if *unchecked {
+                "; warning: a table of format 1 has no checksum, so damage to it cannot be detected \
+                 (`shomei dobutsu solve` writes format 2)"
+            } else {
+                ""
+            };
+            format!("info string Dobutsu table {path} loaded: perfect play{warning}")
+        }
+        TableNews::NoneAtDefault { path } => {
+            format!("info string no Dobutsu table at {path}: playing by search, and by the embedded book as the second player")
+        }
+        TableNews::Failed { path, error } => {
+            format!("info string error: cannot read Dobutsu table {path}: {error}; keeping the previous one")
+        }
     }
 }
 

@@ -1,8 +1,10 @@
-//! The USI protocol loop: reads commands, drives the search, and writes replies.
+//! The USI protocol loop: reads commands, starts and stops what thinks, and writes replies.
 //!
-//! stdin is read on its own thread and the search runs on others; this loop waits on both and
-//! never blocks on the search. Nothing read from stdin may panic the engine: every malformed line
-//! gets an `info string` reply and the previous state is kept.
+//! stdin is read on its own thread and everything that thinks runs as a job on others (the
+//! search, `go mate`, the Dobutsu player, `go perft` and `bench`); this loop waits on the input
+//! and on one channel of their events, and never blocks on them. Nothing read from stdin may
+//! panic the engine: every malformed line gets an `info string` reply and the previous state is
+//! kept.
 
 mod book;
 mod command;
@@ -14,6 +16,8 @@ use command::{parse_command, Command, GoCommand};
 use options::{Options, Variant};
 
 use crate::bench;
+use crate::dobutsu::player::{DobutsuEvent, Player};
+use crate::job::{EventSink, Job};
 use crate::mate::{MateEvent, MateJob, MateLimits, MateResult, MateSolver, MateTable};
 use crate::search::{BestMove, Limits, SearchEvent, Searcher};
 use crate::shogi::perft::divide_listing;
@@ -25,29 +29,30 @@ use std::time::{Duration, Instant};
 
 /// Engine identity, as printed for `usi`.
 const ENGINE_NAME: &str = concat!("shomei ", env!("CARGO_PKG_VERSION"));
+/// The `id author` line printed for `usi`.
 const ENGINE_AUTHOR: &str = "the shomei developers";
 
-/// What a background job (`go perft`, `bench`, the Dobutsu `go` and `go mate`) sends to the
-/// protocol loop.
-enum JobOutput {
-    /// A line to print while the job goes on (Dobutsu `info` lines and answers).
-    Line(String),
-    /// The result of a `go perft` or `bench`; its thread ends right after sending it.
-    Finished(String),
+/// What the jobs tell the protocol loop, all on one channel.
+enum Event {
+    /// From the shogi search.
+    Search(SearchEvent),
+    /// From `go mate` on the shogi board.
+    Mate(MateEvent),
+    /// From the Dobutsu player.
+    Dobutsu(DobutsuEvent),
+    /// The result of a `go perft` or `bench`; its job ends right after sending it.
+    Report(String),
 }
 
-/// What the shogi board's thinking owes the GUI. A game search and a `go mate` share the
-/// memory budget and answer differently, so at most one of them runs: each `go` form first
-/// finishes the other.
+/// What owes the GUI an answer. A game search and a `go mate` share the memory budget and
+/// answer differently, so at most one thing thinks: each `go` form first finishes the last.
 enum State {
     /// Nothing owes an answer.
     Idle,
-    /// A `go` owes its `bestmove`.
+    /// A `go` on the shogi board owes its `bestmove`.
     Searching {
         /// The position searched: the answer is checked against it. Boxed, as it is large.
         position: Box<Position>,
-        /// Started with `go ponder` and not yet `ponderhit`.
-        ponder: bool,
         /// When the `go` was read: the answer's lateness counts from here.
         go_received: Instant,
     },
@@ -59,33 +64,38 @@ enum State {
         position: Box<Position>,
         /// The book's move and reply.
         best: Move,
+        /// The reply the book expects, sent as the `ponder` move.
         ponder: Option<Move>,
         /// When the `go` was read.
         go_received: Instant,
     },
+    /// A `go` or `go mate` on the Dobutsu board (it may just have answered).
+    Dobutsu(Job<()>),
 }
 
 /// The protocol state.
 struct Engine<W: Write> {
+    /// Where replies go: stdout, or a buffer in tests.
     out: W,
+    /// The shogi board's position, as the last `position` set it.
     position: Position,
+    /// The current option values.
     options: Options,
+    /// The shogi search, with its table and histories kept between `go`s.
     searcher: Searcher,
-    events_tx: Sender<SearchEvent>,
-    events_rx: Receiver<SearchEvent>,
-    mate_tx: Sender<MateEvent>,
-    mate_rx: Receiver<MateEvent>,
+    /// Cloned into each job's `EventSink` (`sink`): every job's events come down one channel.
+    events_tx: Sender<Event>,
+    /// Where the loop reads the jobs' events (`events`).
+    events_rx: Receiver<Event>,
+    /// What owes the GUI an answer now.
     state: State,
-    /// Output of a background job (`go perft`, `bench`), which must not block the loop.
-    job_tx: Sender<JobOutput>,
-    job_rx: Receiver<JobOutput>,
-    /// The running `go perft` or `bench` (one at a time), kept until its `Finished` is printed.
+    /// The running `go perft` or `bench` (one at a time), kept until its `Report` is printed.
     /// It is not part of `state`: it works on its own copy of the position with its own tables
     /// (bench) or none (perft), so a script may start one beside a search, and a Dobutsu
     /// `go perft` runs here too.
-    job: Option<std::thread::JoinHandle<()>>,
-    /// The Dobutsu board and its jobs, used while `UCI_Variant` is `dobutsu`.
-    dobutsu: dobutsu::Dobutsu,
+    side_job: Option<Job<()>>,
+    /// The Dobutsu board, used while `UCI_Variant` is `dobutsu`.
+    dobutsu: Player,
     /// The opening book `BookFile` names, once opened.
     book: book::BookState,
     /// The `go mate` solver of the last solve, kept with its table for the next one while
@@ -95,11 +105,10 @@ struct Engine<W: Write> {
 }
 
 impl<W: Write> Engine<W> {
+    /// A fresh engine writing to `out`: default options, the start position, nothing running.
     pub fn new(out: W) -> Engine<W> {
         let options = Options::default();
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
-        let (job_tx, job_rx) = crossbeam_channel::unbounded();
-        let (mate_tx, mate_rx) = crossbeam_channel::unbounded();
         Engine {
             out,
             position: Position::startpos(),
@@ -107,57 +116,45 @@ impl<W: Write> Engine<W> {
             options,
             events_tx,
             events_rx,
-            mate_tx,
-            mate_rx,
             state: State::Idle,
-            job_tx,
-            job_rx,
-            job: None,
-            dobutsu: dobutsu::Dobutsu::new(),
+            side_job: None,
+            dobutsu: Player::new(),
             book: book::BookState::new(),
             mate_solver: None,
         }
     }
 
-    /// Where background jobs send their output; the loop prints each message.
-    pub fn job_output(&self) -> Receiver<JobOutput> {
-        self.job_rx.clone()
+    /// Where the jobs' events arrive; the loop hands each to `handle_event`.
+    pub fn events(&self) -> Receiver<Event> {
+        self.events_rx.clone()
     }
 
-    /// Prints a background job's output. A finished perft or bench is joined at once, so the
-    /// next one a script sends right after the result is not refused.
-    pub fn handle_job_output(&mut self, output: JobOutput) {
-        match output {
-            JobOutput::Line(text) => self.say(&text),
-            JobOutput::Finished(text) => {
-                self.say(&text);
-                if let Some(job) = self.job.take() {
-                    let _ = job.join();
-                }
-            }
+    /// A sink for one job's events, converted into the loop's.
+    fn sink<E: 'static>(&self, wrap: fn(E) -> Event) -> EventSink<E> {
+        let tx = self.events_tx.clone();
+        EventSink::new(move |e| {
+            let _ = tx.send(wrap(e));
+        })
+    }
+
+    /// Prints whatever the jobs have sent so far.
+    fn drain_events(&mut self) {
+        while let Ok(event) = self.events_rx.try_recv() {
+            self.handle_event(event);
         }
     }
 
-    /// Prints whatever background jobs have sent so far.
-    fn drain_job_output(&mut self) {
-        while let Ok(output) = self.job_rx.try_recv() {
-            self.handle_job_output(output);
-        }
-    }
-
-    /// Runs `work` on its own thread; its result is printed when done. One job at a time.
-    fn start_job(&mut self, name: &str, work: impl FnOnce() -> String + Send + 'static) {
-        if self.job.as_ref().is_some_and(|j| !j.is_finished()) {
+    /// Runs `work` as the side job; its result is printed when done. One at a time.
+    fn start_side_job(&mut self, name: &str, work: impl FnOnce() -> String + Send + 'static) {
+        if self.side_job.as_ref().is_some_and(Job::is_running) {
             self.error(&format!("{name} ignored: a perft or bench is still running"));
             return;
         }
         // A job that has finished but whose result the loop has not printed yet: print it now,
-        // so that its `Finished` cannot later be taken for the new job's.
-        self.finish_job();
-        let tx = self.job_tx.clone();
-        self.job = Some(std::thread::spawn(move || {
-            let _ = tx.send(JobOutput::Finished(work()));
-        }));
+        // so that its `Report` cannot later be taken for the new job's.
+        self.finish_side_job();
+        let report = self.sink(Event::Report);
+        self.side_job = Some(Job::spawn(name, None, move |_| report.send(work())));
     }
 
     /// Gives the search its table at the option's size (freeing a kept mate table first); on
@@ -170,11 +167,7 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// Where the search's events arrive; the loop hands each to `handle_event`.
-    pub fn events(&self) -> Receiver<SearchEvent> {
-        self.events_rx.clone()
-    }
-
+    /// Writes `line` to the GUI and flushes it.
     fn say(&mut self, line: &str) {
         // A closed stdout means the GUI is gone; there is nobody left to tell.
         let _ = writeln!(self.out, "{line}");
@@ -187,6 +180,11 @@ impl<W: Write> Engine<W> {
         self.say(&format!("info string error: {}", options::printable(what)));
     }
 
+    /// Whether the Dobutsu board is the one in play.
+    fn on_dobutsu(&self) -> bool {
+        self.options.variant == Variant::Dobutsu
+    }
+
     /// Handles one line, read at `received`. Returns false when the engine should exit.
     pub fn handle_line(&mut self, line: &str, received: Instant) -> bool {
         let command = match parse_command(line) {
@@ -196,9 +194,6 @@ impl<W: Write> Engine<W> {
                 return true;
             }
         };
-        if self.options.variant == Variant::Dobutsu && self.handle_dobutsu(&command, received) {
-            return true;
-        }
         match command {
             Command::Empty => {}
             Command::Usi => {
@@ -209,27 +204,10 @@ impl<W: Write> Engine<W> {
                 }
                 self.say("usiok");
             }
-            Command::IsReady => {
-                // Tables are (re)sized only while nothing uses the memory budget.
-                let busy = match &self.state {
-                    State::Idle | State::BookPonder { .. } => false,
-                    State::Searching { .. } => true,
-                    State::Mate(m) => m.is_running(),
-                };
-                if !busy {
-                    self.finish_mate();
-                    // A mate table kept at the current size stays for the next `go mate` (a
-                    // tsume script may send isready between problems); `go` allocates the
-                    // search's when it comes.
-                    if !self.mate_table_kept() {
-                        self.apply_hash_size();
-                    }
-                }
-                self.sync_book(true);
-                self.say("readyok");
-            }
+            Command::IsReady => self.is_ready(),
+            Command::UsiNewGame if self.on_dobutsu() => self.finish_thinking(),
             Command::UsiNewGame => {
-                self.finish_search();
+                self.finish_thinking();
                 if !self.mate_table_kept() {
                     self.apply_hash_size();
                 }
@@ -244,67 +222,78 @@ impl<W: Write> Engine<W> {
                 }
                 if self.options.variant != variant {
                     // Another game: its own start position, nothing of the other one running.
-                    self.finish_search();
-                    self.dobutsu.finish();
+                    self.finish_thinking();
                     self.position = Position::startpos();
                     self.dobutsu.reset();
                 }
             }
             Command::Position(args) => {
                 let words: Vec<&str> = args.iter().map(String::as_str).collect();
-                match Position::from_usi_args(&words) {
-                    Ok(p) => self.position = p,
-                    Err(e) => self.error(&format!("{e}; position unchanged")),
+                let result = if self.on_dobutsu() {
+                    self.dobutsu.set_position(&words)
+                } else {
+                    Position::from_usi_args(&words).map(|p| self.position = p).map_err(|e| e.to_string())
+                };
+                if let Err(e) = result {
+                    self.error(&format!("{e}; position unchanged"));
                 }
+            }
+            Command::Go(GoCommand::Perft(depth)) if self.on_dobutsu() => {
+                let job = self.dobutsu.perft_job(depth);
+                self.start_side_job("go perft", job);
             }
             Command::Go(GoCommand::Perft(depth)) => {
                 let mut pos = self.position.clone();
-                self.start_job("go perft", move || perft_report(&mut pos, depth));
+                self.start_side_job("go perft", move || perft_report(&mut pos, depth));
             }
-            Command::Go(GoCommand::Mate(time_ms)) => {
-                self.finish_search();
-                // No game search runs during `go mate`: its table gets the search table's memory,
-                // the whole `USI_Hash` (changed since the last `isready` or not). The last
-                // solve's table is reused when its size is still right.
-                let table = match self.mate_solver.take() {
-                    Some(kept) if kept.hash_mb() == self.options.hash_mb => MateTable::Kept(kept),
-                    _ => {
-                        self.searcher.release_table();
-                        MateTable::New(self.options.hash_mb)
-                    }
-                };
-                let pos = self.position.clone();
-                let limits = MateLimits { time: time_ms.map(Duration::from_millis), nodes: None };
-                self.state = State::Mate(MateJob::start(pos, limits, table, self.mate_tx.clone()));
+            Command::Go(GoCommand::Mate(time_ms)) if self.on_dobutsu() => {
+                self.sync_dobutsu_table();
+                self.finish_thinking();
+                self.state = State::Dobutsu(self.dobutsu.mate(time_ms, self.sink(Event::Dobutsu)));
+            }
+            Command::Go(GoCommand::Mate(time_ms)) => self.go_mate(time_ms),
+            Command::Go(GoCommand::Search(limits)) if self.on_dobutsu() => {
+                self.sync_dobutsu_table();
+                self.finish_thinking();
+                let time = self.options.search_options().time;
+                let draw_at = self.options.dobutsu_repetition;
+                let job = self.dobutsu.go(limits, time, draw_at, received, self.sink(Event::Dobutsu));
+                self.state = State::Dobutsu(job);
             }
             Command::Go(GoCommand::Search(limits)) => self.go(limits, received),
             Command::Stop => match &self.state {
                 State::Searching { .. } => self.searcher.stop(),
                 State::Mate(m) if m.is_running() => m.stop(),
+                State::Dobutsu(job) if job.is_running() => job.stop(),
                 State::BookPonder { .. } => self.answer_book_ponder(),
                 _ => self.error("stop ignored: no search is running"),
             },
-            Command::PonderHit(time) => match &mut self.state {
-                State::Searching { ponder: ponder @ true, .. } => {
-                    *ponder = false;
-                    self.searcher.ponderhit(time);
-                }
+            Command::PonderHit(time) => match &self.state {
+                State::Searching { .. } if self.searcher.is_pondering() => self.searcher.ponderhit(time),
+                // The Dobutsu player answers at once, as for `stop`.
+                State::Dobutsu(job) if job.is_running() => job.stop(),
                 State::BookPonder { .. } => self.answer_book_ponder(),
                 _ => self.error("ponderhit ignored: not pondering"),
             },
-            // The game is over: a running search (even a ponder) stops and answers as for `stop`.
-            Command::GameOver => {
-                self.searcher.stop();
-                match &self.state {
-                    State::Mate(m) => m.stop(),
-                    State::BookPonder { .. } => self.answer_book_ponder(),
-                    _ => {}
-                }
-            }
+            // The game is over: whatever thinks (even a ponder) stops and answers as for `stop`.
+            Command::GameOver => match &self.state {
+                State::Searching { .. } => self.searcher.stop(),
+                State::Mate(m) => m.stop(),
+                State::Dobutsu(job) => job.stop(),
+                State::BookPonder { .. } => self.answer_book_ponder(),
+                State::Idle => {}
+            },
             Command::GetOption(name) => self.get_option(name.as_deref()),
             Command::Display => {
-                let d = self.position.diagram();
+                let d = if self.on_dobutsu() {
+                    dobutsu::diagram(self.dobutsu.position())
+                } else {
+                    self.position.diagram()
+                };
                 self.say(&d);
+            }
+            Command::Eval if self.on_dobutsu() => {
+                self.error("eval: Dobutsu has no static evaluation (the solved table or a search decides)")
             }
             Command::Eval => {
                 // The evaluator the options name, from scratch: for a HalfKP net the number
@@ -316,12 +305,12 @@ impl<W: Write> Engine<W> {
                 self.say(&format!("eval = {value}"));
             }
             Command::Bench => {
-                self.finish_search();
+                self.finish_thinking();
                 // The evaluator the options name (EvalFile, UseNNUE); the depth, the table and the
                 // single thread are bench's own, so the node count stays the search's signature.
                 let network = self.options.evaluation();
                 let config = bench::BenchConfig { network, ..bench::BenchConfig::default() };
-                self.start_job("bench", move || bench::run(&config).trim_end().to_string());
+                self.start_side_job("bench", move || bench::run(&config).trim_end().to_string());
             }
             Command::Quit => {
                 self.shutdown();
@@ -331,17 +320,75 @@ impl<W: Write> Engine<W> {
         true
     }
 
+    /// `isready`: tables are (re)sized only while nothing uses the memory budget.
+    fn is_ready(&mut self) {
+        if self.on_dobutsu() {
+            self.sync_dobutsu_table();
+            self.say("readyok");
+            return;
+        }
+        let busy = match &self.state {
+            State::Idle | State::BookPonder { .. } => false,
+            State::Searching { .. } => true,
+            State::Mate(m) => m.is_running(),
+            State::Dobutsu(job) => job.is_running(),
+        };
+        if !busy {
+            self.finish_mate();
+            // A mate table kept at the current size stays for the next `go mate` (a tsume script
+            // may send isready between problems); `go` allocates the search's when it comes.
+            if !self.mate_table_kept() {
+                self.apply_hash_size();
+            }
+        }
+        self.sync_book(true);
+        self.say("readyok");
+    }
+
+    /// `go mate` on the shogi board.
+    fn go_mate(&mut self, time_ms: Option<u64>) {
+        self.finish_thinking();
+        // No game search runs during `go mate`: its table gets the search table's memory, the
+        // whole `USI_Hash` (changed since the last `isready` or not). The last solve's table is
+        // reused when its size is still right.
+        let table = match self.mate_solver.take() {
+            Some(kept) if kept.hash_mb() == self.options.hash_mb => MateTable::Kept(kept),
+            _ => {
+                self.searcher.release_table();
+                MateTable::New(self.options.hash_mb)
+            }
+        };
+        let pos = self.position.clone();
+        let limits = MateLimits { time: time_ms.map(Duration::from_millis), nodes: None };
+        self.state = State::Mate(MateJob::start(pos, limits, table, self.sink(Event::Mate)));
+    }
+
+    /// Prints what a job reports.
+    pub fn handle_event(&mut self, event: Event) {
+        match event {
+            Event::Search(e) => self.handle_search_event(e),
+            Event::Mate(e) => self.handle_mate_event(e),
+            Event::Dobutsu(e) => self.say(&info::dobutsu_line(&e)),
+            Event::Report(text) => {
+                self.say(&text);
+                // Joined at once, so the next perft or bench a script sends right after the
+                // result is not refused.
+                self.finish_side_job();
+            }
+        }
+    }
+
     /// Prints what the search reports.
-    pub fn handle_event(&mut self, event: SearchEvent) {
+    fn handle_search_event(&mut self, event: SearchEvent) {
         let show_multipv = self.options.multipv > 1;
         match event {
             SearchEvent::Pv(p) => self.say(&info::pv_line(&p, show_multipv)),
             SearchEvent::Progress(p) => self.say(&info::progress_line(&p)),
             SearchEvent::Stats(s) => self.say(&info::stats_line(&s)),
-            SearchEvent::Done { best, ponder, deadline_ms, .. } => {
+            SearchEvent::Done { best, ponder, .. } => {
                 // Every search is started by a `go`, which is `Searching` until this event.
                 let (position, go_received) = match std::mem::replace(&mut self.state, State::Idle) {
-                    State::Searching { position, go_received, .. } => (position, go_received),
+                    State::Searching { position, go_received } => (position, go_received),
                     other => {
                         self.state = other;
                         log::error!("a search ended that no go started");
@@ -349,22 +396,13 @@ impl<W: Write> Engine<W> {
                     }
                 };
                 self.answer(*position, go_received, best, ponder);
-                // Only a search that stopped at its hard limit tells how late answers land.
-                if let Some(deadline) = deadline_ms {
-                    let written = go_received.elapsed().as_millis() as u64;
-                    self.searcher.record_lateness(written.saturating_sub(deadline));
-                }
+                self.searcher.answer_written(go_received.elapsed().as_millis() as u64);
             }
         }
     }
 
-    /// Where a `go mate`'s events arrive; the loop hands each to `handle_mate_event`.
-    pub fn mate_events(&self) -> Receiver<MateEvent> {
-        self.mate_rx.clone()
-    }
-
     /// Prints what a `go mate` reports.
-    pub fn handle_mate_event(&mut self, event: MateEvent) {
+    fn handle_mate_event(&mut self, event: MateEvent) {
         match event {
             MateEvent::Progress(p) => self.say(&info::mate_progress_line(&p)),
             MateEvent::Done { result, stats } => {
@@ -408,8 +446,10 @@ impl<W: Write> Engine<W> {
         );
     }
 
+    /// A `go` on the shogi board: drops illegal `searchmoves`, applies `DepthLimit` and `NodesLimit`
+    /// where the `go` sets no limit of its own, and answers from the book or starts the search.
     fn go(&mut self, mut limits: Limits, received: Instant) {
-        self.finish_search();
+        self.finish_thinking();
         let illegal: Vec<String> = limits
             .searchmoves
             .iter()
@@ -432,71 +472,9 @@ impl<W: Write> Engine<W> {
             return;
         }
         self.apply_hash_size();
-        self.state = State::Searching {
-            position: Box::new(self.position.clone()),
-            ponder: limits.ponder,
-            go_received: received,
-        };
-        self.searcher.start(
-            self.position.clone(),
-            limits,
-            self.options.search_options(),
-            received,
-            self.events_tx.clone(),
-        );
-    }
-
-    /// Opens the book the options name if it changed (`retry`: also one that failed before),
-    /// printing what was read or why not.
-    fn sync_book(&mut self, retry: bool) {
-        for line in self.book.sync(self.options.book_source(), retry) {
-            self.say(&line);
-        }
-    }
-
-    /// Answers a `go` from the book when it has a move here: at once, or for `go ponder` at
-    /// `ponderhit` or `stop`. Analysis (`go infinite`) and `searchmoves` always search, and so
-    /// does a position where a declaration wins.
-    fn play_from_book(&mut self, limits: &Limits, received: Instant) -> bool {
-        if limits.infinite || !limits.searchmoves.is_empty() {
-            return false;
-        }
-        self.sync_book(false);
-        let declare = self.position.declaration(self.options.entering_king_rule);
-        if declare == crate::shogi::Declaration::Win {
-            return false;
-        }
-        let probe = self.book.probe(&self.position, &self.options.book);
-        for note in &probe.notes {
-            self.say(&format!("info string {}", options::printable(note)));
-        }
-        let Some(choice) = probe.choice else { return false };
-        for line in book::answer_lines(&choice) {
-            self.say(&line);
-        }
-        if limits.ponder {
-            self.state = State::BookPonder {
-                position: Box::new(self.position.clone()),
-                best: choice.chosen.mv,
-                ponder: choice.ponder,
-                go_received: received,
-            };
-        } else {
-            self.answer(self.position.clone(), received, BestMove::Move(choice.chosen.mv), choice.ponder);
-        }
-        true
-    }
-
-    /// The `bestmove` a book move found under `go ponder` owes.
-    fn answer_book_ponder(&mut self) {
-        if !matches!(self.state, State::BookPonder { .. }) {
-            return;
-        }
-        if let State::BookPonder { position, best, ponder, go_received } =
-            std::mem::replace(&mut self.state, State::Idle)
-        {
-            self.answer(*position, go_received, BestMove::Move(best), ponder);
-        }
+        self.state = State::Searching { position: Box::new(self.position.clone()), go_received: received };
+        let events = self.sink(Event::Search);
+        self.searcher.start(self.position.clone(), limits, self.options.search_options(), received, events);
     }
 
     /// `getoption [name]`: the current value of one option, or of every one.
@@ -513,18 +491,25 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// Stops a running search and prints everything it still had to say, its bestmove included.
-    fn finish_search(&mut self) {
+    /// Stops whatever thinks and prints everything it still had to say, its answer included.
+    fn finish_thinking(&mut self) {
         self.answer_book_ponder();
         self.finish_mate();
-        if !matches!(self.state, State::Searching { .. }) {
-            return;
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Searching { position, go_received } => {
+                self.state = State::Searching { position, go_received };
+                self.searcher.stop();
+                self.searcher.wait();
+            }
+            State::Dobutsu(job) => {
+                job.finish();
+            }
+            other => {
+                self.state = other;
+                return;
+            }
         }
-        self.searcher.stop();
-        self.searcher.wait();
-        while let Ok(ev) = self.events_rx.try_recv() {
-            self.handle_event(ev);
-        }
+        self.drain_events();
     }
 
     /// Whether a `go mate` table is kept at the current `USI_Hash` size.
@@ -537,9 +522,7 @@ impl<W: Write> Engine<W> {
         match std::mem::replace(&mut self.state, State::Idle) {
             State::Mate(m) => {
                 self.mate_solver = m.finish();
-                while let Ok(event) = self.mate_rx.try_recv() {
-                    self.handle_mate_event(event);
-                }
+                self.drain_events();
             }
             other => self.state = other,
         }
@@ -547,64 +530,8 @@ impl<W: Write> Engine<W> {
 
     /// Stops everything before exit.
     pub fn shutdown(&mut self) {
-        self.finish_search();
-        self.dobutsu.finish();
-        self.drain_job_output();
-    }
-
-    /// Handles the commands that mean something else on the Dobutsu board; false for the rest
-    /// (options, `usi`, `bench`, `quit`), which the shogi path handles.
-    fn handle_dobutsu(&mut self, command: &Command, received: Instant) -> bool {
-        match command {
-            Command::IsReady => {
-                self.sync_dobutsu_table();
-                self.say("readyok");
-            }
-            Command::UsiNewGame => self.dobutsu.finish(),
-            Command::Position(args) => {
-                let words: Vec<&str> = args.iter().map(String::as_str).collect();
-                if let Err(e) = self.dobutsu.set_position(&words) {
-                    self.error(&format!("{e}; position unchanged"));
-                }
-            }
-            Command::Go(GoCommand::Perft(depth)) => {
-                let job = self.dobutsu.perft_job(*depth);
-                self.start_job("go perft", job);
-            }
-            Command::Go(GoCommand::Mate(time_ms)) => {
-                self.sync_dobutsu_table();
-                self.dobutsu.mate(*time_ms, self.job_tx.clone());
-            }
-            Command::Go(GoCommand::Search(limits)) => {
-                self.sync_dobutsu_table();
-                let time = self.options.search_options().time;
-                self.dobutsu.go(
-                    limits.clone(),
-                    time,
-                    self.options.dobutsu_repetition,
-                    received,
-                    self.job_tx.clone(),
-                );
-            }
-            Command::Stop | Command::PonderHit(_) | Command::GameOver => {
-                if self.dobutsu.is_running() {
-                    self.dobutsu.stop();
-                } else if matches!(command, Command::Stop) {
-                    self.error("stop ignored: no search is running");
-                } else if matches!(command, Command::PonderHit(_)) {
-                    self.error("ponderhit ignored: not pondering");
-                }
-            }
-            Command::Display => {
-                let d = self.dobutsu.diagram();
-                self.say(&d);
-            }
-            Command::Eval => {
-                self.error("eval: Dobutsu has no static evaluation (the solved table or a search decides)")
-            }
-            _ => return false,
-        }
-        true
+        self.finish_thinking();
+        self.drain_events();
     }
 
     /// Reads the Dobutsu table `DobutsuTable` names if it is not the one in use: at `isready`,
@@ -612,18 +539,18 @@ impl<W: Write> Engine<W> {
     fn sync_dobutsu_table(&mut self) {
         let default = options::default_dobutsu_table();
         let path = self.options.dobutsu_table.clone();
-        if let Some(line) = self.dobutsu.use_table(&path, Some(&default)) {
-            self.say(&line);
+        if let Some(news) = self.dobutsu.use_table(&path, Some(&default)) {
+            self.say(&info::dobutsu_table_line(&news));
         }
     }
 
     /// Waits for a running `go perft` or `bench` and prints its result. At end of input a script
     /// still wants the numbers it asked for; `quit` does not wait.
-    pub fn finish_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            let _ = job.join();
+    pub fn finish_side_job(&mut self) {
+        if let Some(job) = self.side_job.take() {
+            job.wait();
         }
-        self.drain_job_output();
+        self.drain_events();
     }
 }
 
@@ -668,8 +595,6 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
     let lines = spawn_reader(input);
     let mut engine = Engine::new(out);
     let events = engine.events();
-    let jobs = engine.job_output();
-    let mates = engine.mate_events();
     loop {
         crossbeam_channel::select! {
             recv(lines) -> msg => match msg {
@@ -682,23 +607,13 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, out: W) {
                 // that a script piped in finish and print.
                 _ => {
                     engine.shutdown();
-                    engine.finish_job();
+                    engine.finish_side_job();
                     break;
                 }
             },
-            recv(events) -> ev => {
-                if let Ok(ev) = ev {
-                    engine.handle_event(ev);
-                }
-            }
-            recv(jobs) -> text => {
-                if let Ok(text) = text {
-                    engine.handle_job_output(text);
-                }
-            }
-            recv(mates) -> ev => {
-                if let Ok(ev) = ev {
-                    engine.handle_mate_event(ev);
+            recv(events) -> event => {
+                if let Ok(event) = event {
+                    engine.handle_event(event);
                 }
             }
         }
@@ -714,11 +629,11 @@ mod tests {
     fn send(e: &mut Engine<Vec<u8>>, line: &str) {
         e.handle_line(line, Instant::now());
         if line.starts_with("go mate") {
-            let events = e.mate_events();
+            let events = e.events();
             loop {
                 let event = events.recv_timeout(Duration::from_secs(30)).expect("go mate answers");
-                let done = matches!(event, MateEvent::Done { .. } | MateEvent::NoMemory { .. });
-                e.handle_mate_event(event);
+                let done = matches!(event, Event::Mate(MateEvent::Done { .. } | MateEvent::NoMemory { .. }));
+                e.handle_event(event);
                 if done {
                     break;
                 }
@@ -756,7 +671,7 @@ mod tests {
         send(&mut e, "position startpos");
         send(&mut e, "go depth 1");
         assert_eq!(kept(&e), None, "a search frees the mate table before it allocates its own");
-        e.finish_search();
+        e.finish_thinking();
         let out = String::from_utf8(e.out.clone()).unwrap();
         assert_eq!(out.matches("checkmate ").count(), 5, "{out}");
         assert!(!out.contains("checkmate nomate") && !out.contains("timeout"), "{out}");

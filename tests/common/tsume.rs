@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 use shomei::mate::{MateLimits, MateResult, MateSolver};
+use shomei::shogi::sfen::hands_sfen;
 use shomei::shogi::SfenMode;
 use shomei::{Color, Move, PieceKind, Position};
 use std::sync::atomic::AtomicBool;
@@ -250,24 +251,15 @@ pub fn random_tsume(rng: &mut Rng, attackers: u64, defenders: u64, in_hand: u64)
             s.push('/');
         }
     }
-    let mut h = String::new();
-    for (counts, upper) in [(hand, true), (pool, false)] {
-        for k in PieceKind::HAND_SFEN_ORDER {
-            let i = KINDS.iter().position(|&x| x == k).unwrap();
-            let n = counts[i];
-            if n == 0 {
-                continue;
-            }
-            if n > 1 {
-                h.push_str(&n.to_string());
-            }
-            let l = k.base_letter();
-            h.push(if upper { l } else { l.to_ascii_lowercase() });
+    // Counts per `KINDS` entry, all within a set, so each fits its `Hand` field.
+    let as_hand = |counts: [u32; 7]| {
+        let mut h = shomei::Hand::EMPTY;
+        for (&k, &n) in KINDS.iter().zip(&counts) {
+            h.set(k, n);
         }
-    }
-    if h.is_empty() {
-        h.push('-');
-    }
+        h
+    };
+    let h = hands_sfen(as_hand(hand), as_hand(pool));
     let sfen = format!("{s} b {h} 1");
     let p = Position::from_sfen_mode(&sfen, SfenMode::Composed).ok()?;
     // Reject positions where the defender could never be mated for trivial reasons? No: keep all.
@@ -349,24 +341,7 @@ pub const PROBLEM_SET_HEADER: &str = "\
 
 /// An SFEN from a board field, side and both hands.
 pub fn sfen_from(board: &str, side: Color, black: shomei::Hand, white: shomei::Hand) -> String {
-    let mut h = String::new();
-    for (c, hh) in [(Color::Black, black), (Color::White, white)] {
-        for k in PieceKind::HAND_SFEN_ORDER {
-            let n = hh.count(k);
-            if n == 0 {
-                continue;
-            }
-            if n > 1 {
-                h.push_str(&n.to_string());
-            }
-            let l = k.base_letter();
-            h.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
-        }
-    }
-    if h.is_empty() {
-        h.push('-');
-    }
-    format!("{board} {} {h} 1", if side == Color::Black { 'b' } else { 'w' })
+    format!("{board} {} {} 1", if side == Color::Black { 'b' } else { 'w' }, hands_sfen(black, white))
 }
 
 /// The position after dropping a Black pawn on `sq` (White to move), built from the SFEN.

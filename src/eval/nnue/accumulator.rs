@@ -50,6 +50,7 @@ enum Change {
 }
 
 impl Change {
+    /// The feature this change switches in `view`; `None` where the network has none for it.
     #[inline]
     fn feature<const L: usize, N: Architecture<L>>(self, view: N::View) -> Option<usize> {
         match self {
@@ -68,18 +69,25 @@ const MAX_CHANGES: usize = 2;
 /// differs from the one below it in the stack.
 #[derive(Clone, Copy, Debug)]
 struct Entry<const L: usize> {
+    /// The accumulators of this ply's position; a perspective's is stale until `computed` says so.
     acc: Accumulator<L>,
+    /// Per perspective, whether `acc` is up to date.
     computed: [bool; 2],
     /// Where the kings stand here (`Square::NO_KING` for none): a perspective whose own king
     /// changes `View` from the entry below needs a refresh.
     kings: [Square; 2],
+    /// The features the move to this ply switches off (the first `n_removed`).
     removed: [Change; MAX_CHANGES],
+    /// The features the move to this ply switches on (the first `n_added`).
     added: [Change; MAX_CHANGES],
+    /// How many of `removed` are used.
     n_removed: u8,
+    /// How many of `added` are used.
     n_added: u8,
 }
 
 impl<const L: usize> Entry<L> {
+    /// An entry with nothing computed and no changes, to fill the stack with.
     const EMPTY: Entry<L> = Entry {
         acc: Accumulator([[0; L]; 2]),
         computed: [false; 2],
@@ -90,12 +98,14 @@ impl<const L: usize> Entry<L> {
         n_added: 0,
     };
 
+    /// Records a feature the move switches off.
     #[inline]
     fn remove(&mut self, c: Change) {
         self.removed[self.n_removed as usize] = c;
         self.n_removed += 1;
     }
 
+    /// Records a feature the move switches on.
     #[inline]
     fn add(&mut self, c: Change) {
         self.added[self.n_added as usize] = c;
@@ -107,7 +117,9 @@ impl<const L: usize> Entry<L> {
 /// network's accumulator width per perspective.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack<const L: usize> {
+    /// One entry per ply, allocated ahead; only `0..=top` are in use.
     entries: Vec<Entry<L>>,
+    /// The entry of the current position (the line's depth).
     top: usize,
 }
 
@@ -233,6 +245,7 @@ impl<const L: usize> AccumulatorStack<L> {
         self.evaluate_inlined(net, pos)
     }
 
+    /// `evaluate`'s body, inlined into each copy so that each is compiled for its own instruction set.
     #[inline(always)]
     fn evaluate_inlined<N: Architecture<L>>(&mut self, net: &N, pos: &Position) -> Value {
         let acc = self.accumulator(net, pos);
@@ -370,6 +383,7 @@ fn apply_rows<const L: usize, const A: usize, const R: usize>(
     }
 }
 
+/// Tests of the lazy updates against accumulators computed from scratch.
 #[cfg(test)]
 mod tests {
     use super::*;

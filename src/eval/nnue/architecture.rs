@@ -88,7 +88,9 @@ impl<const L: usize, N: Architecture<L>> Architecture<L> for Arc<N> {
 /// The features one perspective has switched on (at most `MAX_ACTIVE`).
 #[derive(Clone, Copy, Debug)]
 pub struct ActiveFeatures {
+    /// How many of `features` are set.
     len: usize,
+    /// The active features; the first `len` are used.
     features: [usize; MAX_ACTIVE],
 }
 

@@ -31,6 +31,7 @@ fn parse(bytes: Option<&[u8]>) -> Result<Option<Arc<Network>>, NetworkError> {
     bytes.map(|b| Network::from_bytes(b).map(Arc::new)).transpose()
 }
 
+/// Tests of the loader and of the built-in network.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,8 +43,12 @@ const HAND_OFFSET: [usize; 8] = [0, 0, 18, 22, 26, 34, 36, 30];
 /// other; a different view needs a refresh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
+    /// The side whose king the view is built from; its pieces are the own ones.
     perspective: Color,
+    /// Whether files are mirrored: the own king stands on files 6 to 9 of the oriented board, so
+    /// that every view sees it on files 1 to 5.
     mirror: bool,
+    /// The first feature of the bucket of the own king's zone.
     base: usize,
 }
 
@@ -134,6 +138,7 @@ fn orient(perspective: Color, sq: Square) -> Square {
     }
 }
 
+/// Tests of the feature numbering: hand offsets, features per side, mirroring.
 #[cfg(test)]
 mod tests {
     use super::*;

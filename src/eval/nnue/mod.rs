@@ -99,6 +99,7 @@ impl AnyNetwork {
 struct Fnv1a(u64);
 
 impl Fnv1a {
+    /// The hash of nothing: FNV-1a's offset basis.
     fn new() -> Fnv1a {
         Fnv1a(0xcbf2_9ce4_8422_2325)
     }
@@ -206,6 +207,7 @@ pub fn fingerprint(net: &Network) -> u64 {
     h.0
 }
 
+/// Tests of the file loader's limits on what it reads.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -316,17 +316,21 @@ fn screlu_dot(a: &[i16; L1], w: &[i16]) -> i32 {
 
 /// A cursor over a file's bytes.
 struct Reader<'a> {
+    /// The whole file.
     bytes: &'a [u8],
+    /// The offset of the next byte to read.
     at: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// The next `n` bytes, or `None` past the end.
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(s)
     }
 
+    /// The next little-endian `u32`, or `None` past the end.
     fn u32(&mut self) -> Option<u32> {
         self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
     }
@@ -338,10 +342,12 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Tests of the network file format and of the output against the float formula.
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A network of seeded random weights, the same on every run.
     fn sample() -> Network {
         let mut net = Network::zeroed("test net");
         let mut rng = crate::rng::Rng::new(1);

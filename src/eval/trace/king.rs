@@ -36,12 +36,16 @@ pub struct KingDanger {
     pub offset: f32,
 }
 
-/// `HAND_BASE`, `EMPTY_SQUARE_DIV` and the clamp's top as reals.
+/// `HAND_BASE` as a real.
 const BASE: f64 = HAND_BASE as f64;
+/// `EMPTY_SQUARE_DIV` as a real.
 const EMPTY_DIV: f64 = EMPTY_SQUARE_DIV as f64;
+/// `DANGER_MAX`, the clamp's top, as a real.
 const MAX: f64 = DANGER_MAX as f64;
 
 impl KingDanger {
+    /// The attack pressure under `w`: attackers, attacked squares and pieces in the zone, each by its
+    /// unit weight.
     fn pressure(&self, w: &[f64]) -> f64 {
         let units = &w[weight(GroupId::AttackerUnits, 0)..];
         let attackers: f64 = self.counts.attackers.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum();
@@ -50,6 +54,7 @@ impl KingDanger {
             + self.counts.zone_pieces as f64 * w[weight(GroupId::ZonePieceUnits, 0)]
     }
 
+    /// The attack power of the attacking side's hand under `w`.
     fn hand_power(&self, w: &[f64]) -> f64 {
         let units = &w[weight(GroupId::HandAttackUnits, 0)..];
         self.counts.hand.iter().zip(units).map(|(&n, &u)| n as f64 * u).sum()

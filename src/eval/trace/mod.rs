@@ -82,11 +82,14 @@ pub fn term_values(terms: &[Term], weights: &[f64]) -> Vec<f64> {
 
 /// Counts and rounding gathered while walking a position.
 struct Builder {
+    /// Uses of each term, by term id: positive for the side to move, negative for the opponent.
     counts: [i32; TERM_COUNT],
+    /// The sum of what the integer tables hold minus the real formulas, over every rounded use.
     rounding: f64,
 }
 
 impl Builder {
+    /// Uses `term` `n` times (no rounding).
     fn add(&mut self, term: usize, n: i32) {
         self.counts[term] += n;
     }
@@ -142,6 +145,7 @@ pub fn trace(pos: &Position) -> Trace {
     Trace { terms, kings, rounding: b.rounding }
 }
 
+/// The weight of a piece of `kind` on the board.
 fn board_weight(kind: PieceKind) -> usize {
     use GroupId as G;
     use PieceKind::*;
@@ -164,6 +168,7 @@ fn board_weight(kind: PieceKind) -> usize {
     weight(g, 0)
 }
 
+/// The weight of a piece of `kind` in hand.
 fn hand_weight(kind: PieceKind) -> usize {
     use GroupId as G;
     use PieceKind::*;
@@ -188,6 +193,7 @@ fn offset(c: Color, sq: Square, king: Square) -> (i32, i32) {
     (dx, if c == Color::Black { dy } else { -dy })
 }
 
+/// Chebyshev distance of an offset, as `king_relative` measures it.
 fn cheb(dx: i32, dy: i32) -> usize {
     dx.max(dy.abs()) as usize
 }
@@ -283,6 +289,7 @@ fn king_danger(pos: &Position, c: Color, sign: i32, b: &mut Builder) -> KingDang
     KingDanger { sign: sign as i8, counts, offset: (danger as f64 - real) as f32 }
 }
 
+/// Tests of the trace of a position.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,7 @@ pub struct Term {
 }
 
 impl Term {
+    /// A term of `factors` (1 to 3 weight indices) over `divisor`.
     fn new(factors: &[usize], divisor: f64) -> Term {
         let mut f = [0u16; 3];
         for (slot, &w) in f.iter_mut().zip(factors) {
@@ -113,6 +114,7 @@ pub fn terms() -> Vec<Term> {
     t
 }
 
+/// Tests of the term list and its gradients.
 #[cfg(test)]
 mod tests {
     use super::*;

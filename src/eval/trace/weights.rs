@@ -16,6 +16,7 @@ pub struct Group {
     pub rust_type: &'static str,
 }
 
+/// The values of a group: the constant itself for an array, a one-element slice for a scalar.
 macro_rules! values {
     (scalar $c:ident) => {
         &[$c]
@@ -25,6 +26,7 @@ macro_rules! values {
     };
 }
 
+/// Whether a group's shape is `array`.
 macro_rules! is_array {
     (scalar) => {
         false
@@ -34,6 +36,8 @@ macro_rules! is_array {
     };
 }
 
+/// Declares `GroupId` and `GROUPS` from one list of `params.rs` constants, each with its
+/// shape and element type.
 macro_rules! groups {
     ($($id:ident = $shape:ident $c:ident: $ty:literal;)*) => {
         /// The groups of weights, one per constant of `params.rs` that is tuned.
@@ -153,6 +157,7 @@ pub fn group_of(index: usize) -> &'static Group {
     &GROUPS[g]
 }
 
+/// Tests of the weight vector's layout.
 #[cfg(test)]
 mod tests {
     use super::*;

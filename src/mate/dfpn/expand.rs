@@ -1,7 +1,7 @@
 //! Expansion: pushing the frame of the current position and creating its children, each
 //! with the numbers the table, a quick terminal test or the df-pn+ heuristics give it.
 
-use super::node::{child_limit, Child, Frame, NodeResult, NO_DEP};
+use super::node::{child_limit, Child, Frame, NodeResult, NO_DEPENDENCY};
 use super::result::no_move_disproof_hand;
 use super::{Solver, MAX_MATE_PLY};
 use crate::mate::moves::{generate_checks, generate_evasions};
@@ -34,11 +34,13 @@ fn initial_and_pn(evasions: &[Move]) -> u32 {
 }
 
 impl Solver<'_> {
+    /// The attacker's hand in `pos`: with the board key, what the table is keyed by.
     #[inline]
     fn attacker_hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
     }
 
+    /// Takes the board `key` off the path once, as the frame that put it there is popped.
     pub(super) fn leave_path(&mut self, key: u64) {
         if let Some(n) = self.path.get_mut(&key) {
             *n -= 1;
@@ -66,8 +68,8 @@ impl Solver<'_> {
         or_node: bool,
         ply: u32,
         limit: u16,
-        th_pn: u32,
-        th_dn: u32,
+        pn_threshold: u32,
+        dn_threshold: u32,
         trust_entry: bool,
     ) {
         let key = pos.board_key();
@@ -77,21 +79,21 @@ impl Solver<'_> {
             or_node,
             ply,
             limit,
-            th_pn,
-            th_dn,
+            pn_threshold,
+            dn_threshold,
             start,
             end: start,
             key,
             hand,
-            nodes0: self.nodes,
+            nodes_at_entry: self.nodes,
             current: start,
-            req: Hand::EMPTY,
+            interposition_hand: Hand::EMPTY,
             terminal: None,
             no_store: false,
             fresh: true,
         };
-        if let Some(anc) = self.repetition(key, hand) {
-            frame.terminal = Some(NodeResult::disproven(UNLIMITED, hand, anc + 1));
+        if let Some(ancestor_ply) = self.repetition(key, hand) {
+            frame.terminal = Some(NodeResult::disproven(UNLIMITED, hand, ancestor_ply + 1));
             frame.no_store = true;
         } else if ply >= MAX_MATE_PLY {
             frame.terminal = Some(NodeResult::disproven(UNLIMITED, hand, 0));
@@ -111,9 +113,11 @@ impl Solver<'_> {
         self.max_ply = self.max_ply.max(ply);
     }
 
+    /// Creates an OR node's children, one per check (stopping at a mate in one), sorted by proof
+    /// number. With no plies left, or no check, the node is disproven at once.
     fn expand_or(&mut self, pos: &mut Position, frame: &mut Frame) {
         if frame.limit == 0 {
-            frame.terminal = Some(NodeResult::disproven(0, Hand::full(), NO_DEP));
+            frame.terminal = Some(NodeResult::disproven(0, Hand::full(), NO_DEPENDENCY));
             frame.no_store = true;
             return;
         }
@@ -121,7 +125,7 @@ impl Solver<'_> {
         generate_checks(pos, &mut list);
         if list.is_empty() {
             frame.terminal =
-                Some(NodeResult::disproven(UNLIMITED, no_move_disproof_hand(frame.hand), NO_DEP));
+                Some(NodeResult::disproven(UNLIMITED, no_move_disproof_hand(frame.hand), NO_DEPENDENCY));
             return;
         }
         let child_limit = child_limit(frame.limit);
@@ -137,16 +141,19 @@ impl Solver<'_> {
         self.children[frame.start..frame.end].sort_by_key(|c| c.pn);
     }
 
+    /// Creates an AND node's children, one per evasion: board moves first, then drops grouped by
+    /// square, all but the first drop of a square delayed. With no evasion the node is mated; with no
+    /// plies left it is disproven within 0.
     fn expand_and(&mut self, pos: &mut Position, frame: &mut Frame) {
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
-        frame.req = interposition_requirement(pos);
+        frame.interposition_hand = interposition_requirement(pos);
         if list.is_empty() {
-            frame.terminal = Some(NodeResult::proven(0, frame.req));
+            frame.terminal = Some(NodeResult::proven(0, frame.interposition_hand));
             return;
         }
         if frame.limit == 0 {
-            frame.terminal = Some(NodeResult::disproven(0, frame.hand, NO_DEP));
+            frame.terminal = Some(NodeResult::disproven(0, frame.hand, NO_DEPENDENCY));
             return;
         }
         let child_limit = child_limit(frame.limit);
@@ -154,11 +161,11 @@ impl Solver<'_> {
         // by square. Of the drops on one square only the first is looked at; each next one
         // waits until the one before it is proven (delayed interposition): proofs after the
         // capture of one interposed piece often settle the others through the table.
-        let ksq = pos.king_square(pos.side_to_move());
+        let king_sq = pos.king_square(pos.side_to_move());
         list.as_mut_slice().sort_by_key(|m| {
             if m.is_drop() {
                 (2u8, m.to().index() as u8, m.dropped_kind() as u8)
-            } else if m.from() == ksq {
+            } else if m.from() == king_sq {
                 (0, 0, 0)
             } else {
                 (1, 0, 0)
@@ -174,8 +181,8 @@ impl Solver<'_> {
                     len: 0,
                     key: 0,
                     hand: frame.hand,
-                    res: frame.hand,
-                    dep: NO_DEP,
+                    result_hand: frame.hand,
+                    depends_on: NO_DEPENDENCY,
                     delayed: true,
                 };
                 self.children.push(c);
@@ -184,7 +191,7 @@ impl Solver<'_> {
             prev_drop_to = m.is_drop().then(|| m.to().index());
             let c = self.make_or_child(pos, m, child_limit);
             self.children.push(c);
-            if c.dn == 0 && c.dep == NO_DEP {
+            if c.dn == 0 && c.depends_on == NO_DEPENDENCY {
                 // One refutation decides the node.
                 break;
             }
@@ -200,15 +207,15 @@ impl Solver<'_> {
         let hand = self.attacker_hand(pos);
         let mut c = Child::new(m, key, hand);
         if !c.absorb(self.tt.probe(key, hand, limit)) {
-            let mut ev = MoveList::new();
-            generate_evasions(pos, &mut ev);
-            if ev.is_empty() {
+            let mut evasions = MoveList::new();
+            generate_evasions(pos, &mut evasions);
+            if evasions.is_empty() {
                 c.set(NodeResult::proven(0, interposition_requirement(pos)));
-                self.tt.store_proven(key, c.res, 0, 1);
+                self.tt.store_proven(key, c.result_hand, 0, 1);
             } else if limit == 0 {
-                c.set(NodeResult::disproven(0, hand, NO_DEP));
+                c.set(NodeResult::disproven(0, hand, NO_DEPENDENCY));
             } else {
-                c.pn = initial_and_pn(&ev);
+                c.pn = initial_and_pn(&evasions);
                 c.dn = 1;
                 self.tt.store_unknown(key, hand, c.pn, c.dn, 1);
             }
@@ -224,26 +231,26 @@ impl Solver<'_> {
         let key = pos.board_key();
         let hand = self.attacker_hand(pos);
         let mut c = Child::new(m, key, hand);
-        if let Some(anc) = self.repetition(key, hand) {
-            c.set(NodeResult::disproven(UNLIMITED, hand, anc + 1));
+        if let Some(ancestor_ply) = self.repetition(key, hand) {
+            c.set(NodeResult::disproven(UNLIMITED, hand, ancestor_ply + 1));
             pos.undo_move();
             return c;
         }
         if !c.absorb(self.tt.probe(key, hand, limit)) {
             if limit == 0 {
-                c.set(NodeResult::disproven(0, Hand::full(), NO_DEP));
+                c.set(NodeResult::disproven(0, Hand::full(), NO_DEPENDENCY));
             } else {
                 let mut checks = MoveList::new();
                 generate_checks(pos, &mut checks);
                 let escapes = if checks.is_empty() { Bitboard::EMPTY } else { king_escapes(pos) };
                 if checks.is_empty() {
-                    c.set(NodeResult::disproven(UNLIMITED, no_move_disproof_hand(hand), NO_DEP));
-                    self.tt.store_disproven(key, c.res, UNLIMITED, 1);
-                } else if let Some((_, ph)) = find_mate_with_hand(pos, checks.as_slice(), escapes) {
-                    c.set(NodeResult::proven(1, ph));
-                    self.tt.store_proven(key, ph, 1, 1);
+                    c.set(NodeResult::disproven(UNLIMITED, no_move_disproof_hand(hand), NO_DEPENDENCY));
+                    self.tt.store_disproven(key, c.result_hand, UNLIMITED, 1);
+                } else if let Some((_, proof_hand)) = find_mate_with_hand(pos, checks.as_slice(), escapes) {
+                    c.set(NodeResult::proven(1, proof_hand));
+                    self.tt.store_proven(key, proof_hand, 1, 1);
                 } else if limit == 1 {
-                    c.set(NodeResult::disproven(1, hand, NO_DEP));
+                    c.set(NodeResult::disproven(1, hand, NO_DEPENDENCY));
                 } else {
                     // Harder to mate with more room to run.
                     c.pn = 1 + escapes.count() / 3;

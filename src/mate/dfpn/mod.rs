@@ -57,21 +57,29 @@ pub const MAX_MATE_PLY: u32 = 12_000;
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
+    /// The root is proven.
     Proven {
+        /// The length of the proof found, in plies: a bound of the shortest mate, not always equal to it.
         len: u16,
+        /// The proof hand: the least attacker hand the proof needs.
         hand: Hand,
     },
     /// `certain`: the disproof does not rest on the depth cap.
     Disproven {
+        /// No mate within this many plies; `UNLIMITED` for none at all.
         depth: u16,
+        /// Whether the disproof is final (`false` when it rests on the depth cap).
         certain: bool,
     },
+    /// The budget ran out, or `stop` came, before the root was decided.
     Aborted,
 }
 
 /// When to give up.
 pub(crate) struct Budget<'a> {
+    /// Set from outside to end the search at once.
     pub stop: &'a AtomicBool,
+    /// When to give up, if the search has a time limit.
     pub deadline: Option<Instant>,
     /// Absolute value of the engine's node counter at which to stop.
     pub node_limit: Option<u64>,
@@ -80,24 +88,36 @@ pub(crate) struct Budget<'a> {
 /// Progress numbers sampled during a search.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sample {
+    /// Nodes searched so far (the solver's counter).
     pub nodes: u64,
+    /// The root's current proof number.
     pub root_pn: u32,
+    /// The root's current disproof number.
     pub root_dn: u32,
+    /// The table's use, per mille.
     pub hashfull: u32,
 }
 
 /// The df-pn solver: the table it works with, the stack of frames on the current path and
 /// their children.
 pub(crate) struct Solver<'t> {
+    /// The table the proofs and disproofs go to, also read by the line extraction.
     pub tt: &'t mut Table,
+    /// The side that mates: the table is keyed by its hand.
     attacker: Color,
+    /// The frames of the current path, root first.
     frames: Vec<Frame>,
+    /// The children of every frame on the path, each frame's in its `start..end`.
     children: Vec<Child>,
     /// Board keys on the current path, with multiplicity.
     path: FxHashMap<u64, u32>,
+    /// Nodes searched, counted on across this solver's searches (node limits are absolute).
     pub nodes: u64,
+    /// Node count at which `should_abort` next looks at the limits.
     next_check: u64,
+    /// When the solve started, for progress reports.
     started: Instant,
+    /// Milliseconds after `started` at which the next progress report is due.
     next_report_ms: u64,
     /// Deepest ply reached.
     pub max_ply: u32,
@@ -113,7 +133,19 @@ fn epsilon_threshold(second: u32) -> u32 {
     (s + (s / 3).max(1)).min(PN_MAX as u64) as u32
 }
 
+/// The threshold of the best child for the number its node sums (OR: dn, AND: pn): the node's
+/// `threshold` less what the other children contribute to the node's `sum`.
+#[inline]
+fn summand_threshold(threshold: u32, sum: u32, child: u32) -> u32 {
+    if threshold == INF {
+        INF
+    } else {
+        (threshold as u64 - sum as u64 + child as u64).min(PN_MAX as u64) as u32
+    }
+}
+
 impl<'t> Solver<'t> {
+    /// A solver of `attacker`'s mates working with `tt`, its stack empty.
     pub fn new(tt: &'t mut Table, attacker: Color) -> Solver<'t> {
         Solver {
             tt,
@@ -222,7 +254,8 @@ impl<'t> Solver<'t> {
                 return Outcome::Aborted;
             }
             let f = &self.frames[top];
-            let (or_node, th_pn, th_dn, limit) = (f.or_node, f.th_pn, f.th_dn, f.limit);
+            let (or_node, pn_threshold, dn_threshold, limit) =
+                (f.or_node, f.pn_threshold, f.dn_threshold, f.limit);
             let child_limit = node::child_limit(limit);
             let (start, end) = (f.start, f.end);
             let fresh = f.fresh;
@@ -240,9 +273,9 @@ impl<'t> Solver<'t> {
                     if self.children[i - 1].pn != 0 || self.children[i - 1].delayed {
                         continue;
                     }
-                    let a = self.make_or_child(pos, c.mv, child_limit);
-                    self.children[i] = a;
-                    a
+                    let made = self.make_or_child(pos, c.mv, child_limit);
+                    self.children[i] = made;
+                    made
                 } else if c.is_final() || fresh {
                     c
                 } else {
@@ -251,23 +284,24 @@ impl<'t> Solver<'t> {
                     c.absorb(self.tt.probe(c.key, c.hand, child_limit));
                     *c
                 };
-                let (x, y) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-                if x < first {
+                // The number this node takes the least of (OR: pn) and the one it sums (OR: dn).
+                let (least, summand) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+                if least < first {
                     second = first;
-                    first = x;
+                    first = least;
                     best = i;
-                } else if x < second {
-                    second = x;
+                } else if least < second {
+                    second = least;
                 }
-                if y == INF {
+                if summand == INF {
                     sum_inf = true;
                 } else {
-                    sum += y as u64;
+                    sum += summand as u64;
                 }
             }
             let summed = if sum_inf { INF } else { sum.min(PN_MAX as u64) as u32 };
             let (pn, dn) = if or_node { (first, summed) } else { (summed, first) };
-            if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 {
+            if pn >= pn_threshold || dn >= dn_threshold || pn == 0 || dn == 0 {
                 let r = if or_node {
                     self.result_or(pos, top, pn, dn)
                 } else {
@@ -279,27 +313,15 @@ impl<'t> Solver<'t> {
                 continue;
             }
             let c = self.children[best];
-            let (cth_pn, cth_dn) = if or_node {
-                let tp = th_pn.min(epsilon_threshold(second));
-                let td = if th_dn == INF {
-                    INF
-                } else {
-                    (th_dn as u64 - dn as u64 + c.dn as u64).min(PN_MAX as u64) as u32
-                };
-                (tp, td)
+            let (child_pn_threshold, child_dn_threshold) = if or_node {
+                (pn_threshold.min(epsilon_threshold(second)), summand_threshold(dn_threshold, dn, c.dn))
             } else {
-                let td = th_dn.min(epsilon_threshold(second));
-                let tp = if th_pn == INF {
-                    INF
-                } else {
-                    (th_pn as u64 - pn as u64 + c.pn as u64).min(PN_MAX as u64) as u32
-                };
-                (tp, td)
+                (summand_threshold(pn_threshold, pn, c.pn), dn_threshold.min(epsilon_threshold(second)))
             };
             self.frames[top].current = best;
             let ply = self.frames[top].ply + 1;
             pos.do_move(c.mv);
-            self.enter(pos, !or_node, ply, child_limit, cth_pn, cth_dn, false);
+            self.enter(pos, !or_node, ply, child_limit, child_pn_threshold, child_dn_threshold, false);
         }
     }
 }

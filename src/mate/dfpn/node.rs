@@ -6,7 +6,7 @@ use crate::shogi::Position;
 use crate::types::{Hand, Move};
 
 /// "Depends on no ancestor."
-pub const NO_DEP: u32 = u32::MAX;
+pub const NO_DEPENDENCY: u32 = u32::MAX;
 
 /// The ply limit of a child of a node searched with `limit`.
 #[inline]
@@ -18,21 +18,27 @@ pub fn child_limit(limit: u16) -> u16 {
     }
 }
 
+/// A child of a frame: its move, the position it leads to (board key and attacker hand) and its
+/// current numbers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Child {
+    /// The move from the parent.
     pub mv: Move,
+    /// Proof number: 0 when proven, `INF` when disproven.
     pub pn: u32,
+    /// Disproof number: `INF` when proven, 0 when disproven.
     pub dn: u32,
     /// Proven: mate length; disproven: depth of the disproof.
     pub len: u16,
     /// Board key and attacker hand of the child position.
     pub key: u64,
+    /// The attacker's hand in the child position.
     pub hand: Hand,
     /// Proof hand (proven) or disproof hand (disproven).
-    pub res: Hand,
-    /// Disproven only: ply + 1 of the earliest ancestor the disproof depends on; `NO_DEP` for
-    /// none, 0 for "cut off by the depth limit".
-    pub dep: u32,
+    pub result_hand: Hand,
+    /// Disproven only: ply + 1 of the earliest ancestor the disproof depends on;
+    /// `NO_DEPENDENCY` for none, 0 for "cut off by the depth limit".
+    pub depends_on: u32,
     /// A drop interposition waiting for the one before it (same square) to be proven; its
     /// numbers are not looked at until then.
     pub delayed: bool,
@@ -42,9 +48,20 @@ impl Child {
     /// A child of `mv` leading to the position with board key `key` and attacker hand `hand`,
     /// with the numbers of a new node.
     pub fn new(mv: Move, key: u64, hand: Hand) -> Child {
-        Child { mv, pn: 1, dn: 1, len: 0, key, hand, res: hand, dep: NO_DEP, delayed: false }
+        Child {
+            mv,
+            pn: 1,
+            dn: 1,
+            len: 0,
+            key,
+            hand,
+            result_hand: hand,
+            depends_on: NO_DEPENDENCY,
+            delayed: false,
+        }
     }
 
+    /// Whether the child is decided, proven or disproven.
     #[inline(always)]
     pub fn is_final(&self) -> bool {
         self.pn == 0 || self.dn == 0
@@ -70,8 +87,8 @@ impl Child {
         self.pn = r.pn;
         self.dn = r.dn;
         self.len = r.len;
-        self.res = r.res;
-        self.dep = r.dep;
+        self.result_hand = r.result_hand;
+        self.depends_on = r.depends_on;
     }
 
     /// The attacker's hand before this child's move, given its hand after: a drop gave up a
@@ -80,9 +97,9 @@ impl Child {
         if self.mv.is_drop() {
             after.plus(self.mv.dropped_kind())
         } else {
-            let cap = pos.piece_on(self.mv.to());
-            if cap.is_some() {
-                after.minus(cap.kind().unpromoted())
+            let captured = pos.piece_on(self.mv.to());
+            if captured.is_some() {
+                after.minus(captured.kind().unpromoted())
             } else {
                 after
             }
@@ -93,19 +110,27 @@ impl Child {
 /// The value a finished frame hands back to its parent.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeResult {
+    /// Proof number: 0 for a proof.
     pub pn: u32,
+    /// Disproof number: 0 for a disproof.
     pub dn: u32,
+    /// As `Child::len`.
     pub len: u16,
-    pub res: Hand,
-    pub dep: u32,
+    /// As `Child::result_hand`.
+    pub result_hand: Hand,
+    /// As `Child::depends_on`.
+    pub depends_on: u32,
 }
 
 impl NodeResult {
-    pub fn proven(len: u16, res: Hand) -> NodeResult {
-        NodeResult { pn: 0, dn: INF, len, res, dep: NO_DEP }
+    /// A proof within `len` plies that needs the attacker hand `result_hand`.
+    pub fn proven(len: u16, result_hand: Hand) -> NodeResult {
+        NodeResult { pn: 0, dn: INF, len, result_hand, depends_on: NO_DEPENDENCY }
     }
-    pub fn disproven(depth: u16, res: Hand, dep: u32) -> NodeResult {
-        NodeResult { pn: INF, dn: 0, len: depth, res, dep }
+    /// No mate within `depth` plies for any attacker hand `result_hand` covers; `depends_on` as in
+    /// `Child::depends_on`.
+    pub fn disproven(depth: u16, result_hand: Hand, depends_on: u32) -> NodeResult {
+        NodeResult { pn: INF, dn: 0, len: depth, result_hand, depends_on }
     }
 
     /// The result the table holds for a decided node (a disproof from the table depends on no
@@ -113,7 +138,7 @@ impl NodeResult {
     pub fn from_table(probe: Probe) -> Option<NodeResult> {
         match probe {
             Probe::Proven { len, hand } => Some(NodeResult::proven(len, hand)),
-            Probe::Disproven { depth, hand } => Some(NodeResult::disproven(depth, hand, NO_DEP)),
+            Probe::Disproven { depth, hand } => Some(NodeResult::disproven(depth, hand, NO_DEPENDENCY)),
             Probe::Unknown { .. } | Probe::Miss => None,
         }
     }
@@ -121,19 +146,31 @@ impl NodeResult {
 
 /// One node on the current path.
 pub(crate) struct Frame {
+    /// Whether the attacker is to move (children: its checks) rather than the defender (children: its
+    /// evasions).
     pub or_node: bool,
+    /// Distance from the root in plies.
     pub ply: u32,
+    /// Plies the search below this node may still use (`UNLIMITED`: no limit).
     pub limit: u16,
-    pub th_pn: u32,
-    pub th_dn: u32,
+    /// The node is left (its result handed up) once its pn or dn reaches these.
+    pub pn_threshold: u32,
+    /// The disproof number's threshold, as `pn_threshold` is the proof number's.
+    pub dn_threshold: u32,
+    /// Its children: `start..end` of the solver's child arena.
     pub start: usize,
+    /// End (exclusive) of its children in the arena.
     pub end: usize,
+    /// Board key of the node's position.
     pub key: u64,
+    /// The attacker's hand in the node's position.
     pub hand: Hand,
-    pub nodes0: u64,
+    /// The solver's node count when the frame was entered: the work below it is the difference.
+    pub nodes_at_entry: u64,
+    /// The child being searched.
     pub current: usize,
     /// AND nodes: the interposition part of the proof hand.
-    pub req: Hand,
+    pub interposition_hand: Hand,
     /// A result known on entry (terminal position, repetition, table hit).
     pub terminal: Option<NodeResult>,
     /// Whether `terminal` must not be written to the table again.

@@ -1,7 +1,7 @@
 //! Results: what a decided (or over-threshold) frame hands to its parent, with its proof or
 //! disproof hand and mate length or disproof depth, and how it is stored and popped.
 
-use super::node::{NodeResult, NO_DEP};
+use super::node::{NodeResult, NO_DEPENDENCY};
 use super::{Outcome, Solver};
 use crate::mate::tt::UNLIMITED;
 use crate::shogi::Position;
@@ -14,28 +14,28 @@ impl Solver<'_> {
         let kids = &self.children[f.start..f.end];
         if pn == 0 {
             let c = kids.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len).expect("a proven child");
-            let res = c.hand_before_move(pos, c.res);
-            return NodeResult::proven(c.len.saturating_add(1).min(UNLIMITED - 1), res.min(f.hand));
+            let proof_hand = c.hand_before_move(pos, c.result_hand);
+            return NodeResult::proven(c.len.saturating_add(1).min(UNLIMITED - 1), proof_hand.min(f.hand));
         }
         if dn == 0 {
-            let mut res = Hand::full();
+            let mut disproof_hand = Hand::full();
             let mut depth = UNLIMITED;
-            let mut dep = NO_DEP;
+            let mut depends_on = NO_DEPENDENCY;
             for c in kids {
-                res = res.min(c.hand_before_move(pos, c.res));
+                disproof_hand = disproof_hand.min(c.hand_before_move(pos, c.result_hand));
                 depth = depth.min(c.len);
-                dep = dep.min(c.dep);
+                depends_on = depends_on.min(c.depends_on);
             }
             // Kinds the attacker lacks would bring new drops: the disproof cannot assume them.
             for k in PieceKind::HAND {
                 if f.hand.count(k) == 0 {
-                    res.set(k, 0);
+                    disproof_hand.set(k, 0);
                 }
             }
             let depth = if depth == UNLIMITED { UNLIMITED } else { depth + 1 };
-            return NodeResult::disproven(depth, res.max(f.hand), dep);
+            return NodeResult::disproven(depth, disproof_hand.max(f.hand), depends_on);
         }
-        NodeResult { pn, dn, len: 0, res: f.hand, dep: NO_DEP }
+        NodeResult { pn, dn, len: 0, result_hand: f.hand, depends_on: NO_DEPENDENCY }
     }
 
     /// The result of an AND frame whose numbers are `pn`, `dn`.
@@ -43,30 +43,33 @@ impl Solver<'_> {
         let f = &self.frames[top];
         let kids = &self.children[f.start..f.end];
         if pn == 0 {
-            let mut res = f.req;
+            let mut proof_hand = f.interposition_hand;
             let mut len = 0u16;
             for c in kids {
-                res = res.max(c.res);
+                proof_hand = proof_hand.max(c.result_hand);
                 len = len.max(c.len);
             }
-            return NodeResult::proven(len.saturating_add(1).min(UNLIMITED - 1), res.min(f.hand));
+            return NodeResult::proven(len.saturating_add(1).min(UNLIMITED - 1), proof_hand.min(f.hand));
         }
         if dn == 0 {
             // Prefer a refutation that does not depend on the path, then the deepest.
-            let c =
-                kids.iter().filter(|c| c.dn == 0).max_by_key(|c| (c.dep, c.len)).expect("a disproven child");
-            let mut res = c.res;
+            let c = kids
+                .iter()
+                .filter(|c| c.dn == 0)
+                .max_by_key(|c| (c.depends_on, c.len))
+                .expect("a disproven child");
+            let mut disproof_hand = c.result_hand;
             if c.mv.is_drop() {
                 // The defender must still hold the dropped piece: the attacker at most all but one.
                 let k = c.mv.dropped_kind();
-                let def = pos.hand(!self.attacker).count(k);
-                let cap = (f.hand.count(k) + def).saturating_sub(1);
-                res.set(k, res.count(k).min(cap));
+                let defender_count = pos.hand(!self.attacker).count(k);
+                let attacker_most = (f.hand.count(k) + defender_count).saturating_sub(1);
+                disproof_hand.set(k, disproof_hand.count(k).min(attacker_most));
             }
             let depth = if c.len == UNLIMITED { UNLIMITED } else { c.len + 1 };
-            return NodeResult::disproven(depth, res.max(f.hand), c.dep);
+            return NodeResult::disproven(depth, disproof_hand.max(f.hand), c.depends_on);
         }
-        NodeResult { pn, dn, len: 0, res: f.hand, dep: NO_DEP }
+        NodeResult { pn, dn, len: 0, result_hand: f.hand, depends_on: NO_DEPENDENCY }
     }
 
     /// Stores the top frame's result, pops it and passes the result to the parent. Returns the
@@ -75,26 +78,26 @@ impl Solver<'_> {
         let f = self.frames.pop().expect("a frame");
         self.leave_path(f.key);
         self.children.truncate(f.start);
-        let work = self.nodes - f.nodes0 + 1;
+        let work = self.nodes - f.nodes_at_entry + 1;
         if !f.no_store {
             if r.pn == 0 {
-                self.tt.store_proven(f.key, r.res, r.len, work);
+                self.tt.store_proven(f.key, r.result_hand, r.len, work);
             } else if r.dn == 0 {
-                if r.dep > f.ply {
-                    self.tt.store_disproven(f.key, r.res, r.len, work);
-                    r.dep = NO_DEP;
+                if r.depends_on > f.ply {
+                    self.tt.store_disproven(f.key, r.result_hand, r.len, work);
+                    r.depends_on = NO_DEPENDENCY;
                 }
             } else {
                 self.tt.store_unknown(f.key, f.hand, r.pn, r.dn, work);
             }
-        } else if r.dn == 0 && r.dep != 0 && r.dep > f.ply {
-            r.dep = NO_DEP;
+        } else if r.dn == 0 && r.depends_on != 0 && r.depends_on > f.ply {
+            r.depends_on = NO_DEPENDENCY;
         }
         if self.frames.is_empty() {
             return Some(if r.pn == 0 {
-                Outcome::Proven { len: r.len, hand: r.res }
+                Outcome::Proven { len: r.len, hand: r.result_hand }
             } else if r.dn == 0 {
-                Outcome::Disproven { depth: r.len, certain: r.dep != 0 }
+                Outcome::Disproven { depth: r.len, certain: r.depends_on != 0 }
             } else {
                 // Thresholds at the root are infinite: only a decided root is popped.
                 Outcome::Aborted
@@ -111,11 +114,11 @@ impl Solver<'_> {
 /// Disproof hand of an OR node without any check: more pieces of kinds already held add no new
 /// move, a kind not held could.
 pub(super) fn no_move_disproof_hand(hand: Hand) -> Hand {
-    let mut res = Hand::full();
+    let mut disproof_hand = Hand::full();
     for k in PieceKind::HAND {
         if hand.count(k) == 0 {
-            res.set(k, 0);
+            disproof_hand.set(k, 0);
         }
     }
-    res
+    disproof_hand
 }

@@ -6,8 +6,8 @@ use crate::search::value::*;
 impl Worker<'_> {
     /// The negamax value of the current position searched `depth` plies deep, with the same
     /// leaf evaluation and game rules as the alpha-beta search. Fills the PV at `ply`.
-    pub fn minimax(&mut self, depth: i32, ply: usize) -> Value {
-        self.pv_len[ply] = ply;
+    pub(crate) fn minimax(&mut self, depth: i32, ply: usize) -> Value {
+        self.pv.clear(ply);
         if let Some(v) = self.rule_value(ply) {
             return v;
         }
@@ -30,7 +30,7 @@ impl Worker<'_> {
             }
             if v > best {
                 best = v;
-                self.update_pv(ply, m);
+                self.pv.update(ply, m);
             }
         }
         best

@@ -1,128 +1,13 @@
 //! Command-line arguments into a match configuration, with errors that name the bad argument.
 
 use crate::clock::TimeControl;
-use crate::rules::{Repetition, Variant};
+use crate::config::{
+    Engine1Plays, EngineConfig, MatchConfig, OpeningOrder, OpeningSource, Repetition, Variant,
+};
 use crate::stats::SprtConfig;
 use shomei::shogi::EnteringKingRule;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// How to start one engine and what to tell it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineConfig {
-    /// The command line as given.
-    pub command: String,
-    pub program: PathBuf,
-    pub args: Vec<String>,
-    /// Name for output and records; the engine's `id name` when not given.
-    pub name: Option<String>,
-    /// Working directory of the process.
-    pub dir: Option<PathBuf>,
-    /// `setoption` pairs sent after `usiok`; no value means a button.
-    pub options: Vec<(String, Option<String>)>,
-    /// Ponder as GUIs do: `USI_Ponder true`, then `go ponder` on the move its `bestmove` names
-    /// after `ponder`, and `ponderhit` or `stop` when its turn comes.
-    pub ponder: bool,
-}
-
-impl EngineConfig {
-    /// An engine from a command line, split as a shell would split it (quotes, backslashes).
-    /// A relative program path with a `/` is taken from the runner's working directory, also
-    /// when the engine gets another working directory.
-    pub fn from_command(command: &str) -> Result<EngineConfig, String> {
-        let words = split_command(command)?;
-        let Some((program, args)) = words.split_first() else {
-            return Err("empty engine command".into());
-        };
-        let mut program = PathBuf::from(program);
-        if program.is_relative() && program.components().count() > 1 {
-            if let Ok(cwd) = std::env::current_dir() {
-                program = cwd.join(program);
-            }
-        }
-        Ok(EngineConfig {
-            command: command.to_string(),
-            program,
-            args: args.to_vec(),
-            name: None,
-            dir: None,
-            options: Vec::new(),
-            ponder: false,
-        })
-    }
-}
-
-/// Where the openings come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpeningSource {
-    /// `tools/openings.txt`, built into the binary.
-    Builtin,
-    /// Every game from the initial position.
-    Startpos,
-    File(PathBuf),
-    /// A random quiet opening of this many plies for each pair of games.
-    Random(u32),
-}
-
-/// Which colours engine 1 plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine1Plays {
-    /// Black in the first game of each pair, White in the second (the default).
-    Both,
-    /// Black (the first player) in every game.
-    Black,
-    /// White (the second player) in every game.
-    White,
-}
-
-impl Engine1Plays {
-    /// Whether engine 1 plays Black in game `g` (0-based).
-    pub fn black_in(self, g: usize) -> bool {
-        match self {
-            Engine1Plays::Both => g.is_multiple_of(2),
-            Engine1Plays::Black => true,
-            Engine1Plays::White => false,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    Sequential,
-    Random,
-}
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    pub engines: [EngineConfig; 2],
-    pub games: usize,
-    pub tc: TimeControl,
-    pub tolerance: Duration,
-    pub max_move_time: Duration,
-    pub openings: OpeningSource,
-    pub opening_order: OpeningOrder,
-    pub seed: u64,
-    pub max_moves: u32,
-    pub entering_king: EnteringKingRule,
-    /// The game played.
-    pub variant: Variant,
-    /// Dobutsu's repetition rule.
-    pub repetition: Repetition,
-    /// Which colours engine 1 plays.
-    pub engine1_plays: Engine1Plays,
-    pub concurrency: usize,
-    pub out: PathBuf,
-    pub overwrite: bool,
-    pub sprt: Option<SprtConfig>,
-    pub usi_timeout: Duration,
-    pub ready_timeout: Duration,
-    pub quit_timeout: Duration,
-    /// How long a pondering engine may take to answer `stop` (the tolerance comes on top).
-    pub stop_timeout: Duration,
-    /// Cap on each engine's stderr log, bytes.
-    pub stderr_limit: u64,
-}
 
 pub enum Parsed {
     Run(Box<MatchConfig>),
@@ -187,68 +72,6 @@ Engine handling:
                            tolerance (default 5000); no answer in time loses (`hang`)
   --stderr-limit MB        cap of each engine's stderr log (default 64)
 ";
-
-/// Splits a command line into words: whitespace separates, `'...'` is literal, `\"...\"` allows
-/// `\\\"` and `\\\\`, and a backslash outside quotes escapes the next character.
-pub fn split_command(s: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => cur.push(c),
-                        None => return Err(format!("unclosed ' in command '{s}'")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => cur.push(c),
-                            Some(c) => {
-                                cur.push('\\');
-                                cur.push(c);
-                            }
-                            None => return Err(format!("unclosed \" in command '{s}'")),
-                        },
-                        Some(c) => cur.push(c),
-                        None => return Err(format!("unclosed \" in command '{s}'")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => cur.push(c),
-                    None => return Err(format!("command '{s}' ends with a backslash")),
-                }
-            }
-            c => {
-                in_word = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(cur);
-    }
-    Ok(words)
-}
 
 fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
     v.trim().parse().map_err(|_| format!("{flag}: '{v}' is not a valid number"))
@@ -546,15 +369,6 @@ mod tests {
             Parsed::Run(c) => *c,
             Parsed::Help => panic!("help"),
         }
-    }
-
-    #[test]
-    fn splits_like_a_shell() {
-        assert_eq!(split_command("a b  c").unwrap(), ["a", "b", "c"]);
-        assert_eq!(split_command(r#"'x y' "p \"q\"" z\ w"#).unwrap(), ["x y", r#"p "q""#, "z w"]);
-        assert_eq!(split_command("''").unwrap(), [""]);
-        assert!(split_command("'open").is_err());
-        assert!(split_command("").unwrap().is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! - every wait has a deadline and a cancellation channel, and a process that does not quit in
 //!   time is killed.
 
-use crate::cli::EngineConfig;
+use crate::config::EngineConfig;
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender, TryRecvError};
 use std::collections::VecDeque;
 use std::fs::File;

@@ -7,8 +7,8 @@
 //! - `sfen <board> <side> <hands> [<move number>] [moves ...]`, or the SFEN alone
 //! - any of the above after a leading `position`.
 
-use crate::cli::{OpeningOrder, OpeningSource};
-use crate::rules::{Board, Repetition, Variant};
+use crate::config::{OpeningOrder, OpeningSource, Repetition, Variant};
+use crate::rules::{Board, Root};
 use shomei::dobutsu;
 use shomei::rng::Rng;
 use shomei::shogi::{MoveError, Sennichite};
@@ -17,14 +17,6 @@ use std::path::Path;
 
 /// The shipped openings, built into the binary.
 pub const BUILTIN: &str = include_str!("../../openings.txt");
-
-/// Where an opening starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Root {
-    Startpos,
-    /// A game position, in the SFEN shomei writes for it.
-    Sfen(String),
-}
 
 /// An opening: a root position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +49,16 @@ impl Opening {
             pos.do_move(mv);
         }
         pos
+    }
+
+    /// The game after the opening moves in `variant`'s rules; the moves were checked when the
+    /// opening was loaded.
+    pub fn board(&self, variant: Variant, repetition: Repetition) -> Board {
+        let mut board = Board::at_root(variant, &self.root, repetition).expect("checked when loaded");
+        for m in &self.moves {
+            board.play_usi(m).expect("checked when loaded");
+        }
+        board
     }
 
     /// The root as the words after `position`: `startpos` or `sfen ...`.

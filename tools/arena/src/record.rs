@@ -3,8 +3,9 @@
 //! and flushed as soon as a game ends, so an interrupted match keeps every finished game.
 
 use crate::clock::TimeControl;
-use crate::game::{EndReason, GameRecord};
-use crate::rules::Variant;
+use crate::config::Variant;
+use crate::game::GameRecord;
+use crate::rules::EndReason;
 use shomei::shogi::{EnteringKingRule, STARTPOS};
 use shomei::{Color, Move, PieceKind, Position, Square};
 use std::fs::{self, File, OpenOptions};
@@ -331,8 +332,9 @@ impl RecordSink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Outcome, PlayedMove};
+    use crate::game::PlayedMove;
     use crate::openings::{parse_line, Opening};
+    use crate::rules::Outcome;
     use std::time::Duration;
 
     fn record(opening: Opening, game_moves: &[&str], outcome: Outcome) -> GameRecord {

@@ -1,38 +1,21 @@
 //! The game a match plays, from the shomei rules: shogi, or Dobutsu shogi (`--variant
 //! dobutsu`). A [`Board`] takes the engines' moves in USI notation, refuses illegal ones and
 //! judges the position before each move; the rest of the runner does not know which game it is.
+//! How a game ends ([`EndReason`], [`Outcome`]) is here too, with shogi's judgements of an
+//! entering-king declaration and of a try.
 
-use crate::game::{EndReason, Outcome};
-use crate::openings::{Opening, Root};
+use crate::config::{Repetition, Variant};
 use shomei::dobutsu;
-use shomei::shogi::{MoveError, Sennichite};
-use shomei::{Color, Position};
+use shomei::shogi::rules::try_square;
+use shomei::shogi::{Declaration, EnteringKingRule, MoveError, Sennichite};
+use shomei::{Color, PieceKind, Position};
 
-/// Which game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// Shogi, 9×9.
-    Shogi,
-    /// Dobutsu shogi, 3×4; engines are told `setoption name UCI_Variant value dobutsu`.
-    Dobutsu,
-}
-
-impl Variant {
-    /// The `UCI_Variant` value engines are given, or `None` for standard shogi.
-    pub fn uci_variant(self) -> Option<&'static str> {
-        match self {
-            Variant::Shogi => None,
-            Variant::Dobutsu => Some("dobutsu"),
-        }
-    }
-}
-
-/// Dobutsu's repetition rule: the game is drawn when a position (board, hands, side to move)
-/// occurs for the `draw_at`-th time; 0 means repetition is not counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Repetition {
-    /// The occurrence that draws (4 as Fairy-Stockfish, 3 as the official rules), or 0.
-    pub draw_at: u32,
+/// Where a game starts: the opening lines' root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    Startpos,
+    /// A game position, in the SFEN shomei writes for it.
+    Sfen(String),
 }
 
 /// A game in progress: its position and the history its rules need.
@@ -54,7 +37,8 @@ pub enum Board {
     },
 }
 
-fn color_name(c: Color) -> &'static str {
+/// A side's name in the words of an outcome.
+pub(crate) fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "Black",
         Color::White => "White",
@@ -78,15 +62,6 @@ impl Board {
                 Board::Dobutsu { pos, seen: vec![without_ply(pos)], repetition, plies: 0 }
             }
         })
-    }
-
-    /// The position after `opening`'s moves, which were checked when it was loaded.
-    pub fn after_opening(variant: Variant, opening: &Opening, repetition: Repetition) -> Board {
-        let mut board = Board::at_root(variant, &opening.root, repetition).expect("checked when loaded");
-        for m in &opening.moves {
-            board.play_usi(m).expect("checked when loaded");
-        }
-        board
     }
 
     /// The root's SFEN as this game writes it (for opening lines).
@@ -220,6 +195,128 @@ fn without_ply(mut p: dobutsu::Position) -> dobutsu::Position {
     p
 }
 
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndReason {
+    /// The side to move was in check with no legal move.
+    Checkmate,
+    /// The side to move had no legal move without being in check (it loses all the same).
+    NoLegalMove,
+    Resign,
+    /// A correct entering-king declaration (`bestmove win`).
+    Declaration,
+    /// A declaration worth a draw under the 24-point rule.
+    DeclarationDraw,
+    /// `bestmove win` without meeting the conditions.
+    FalseDeclaration,
+    /// Fourfold repetition, a draw.
+    Sennichite,
+    /// Fourfold repetition with one side checking throughout: that side loses.
+    PerpetualCheck,
+    MaxMoves,
+    IllegalMove,
+    /// The move took longer than the clock allowed, or never came.
+    Time,
+    /// The engine exited or closed its output.
+    Crash,
+    /// No `usiok` or `readyok` in time.
+    NoResponse,
+    /// A pondering engine gave no `bestmove` in time after `stop`.
+    Hang,
+    /// The engine broke the USI protocol: a `bestmove` to `go ponder` before `ponderhit` or
+    /// `stop`.
+    ProtocolError,
+    /// Dobutsu: the side to move's Lion was captured.
+    LionCaptured,
+    /// Dobutsu: the opposing Lion reached the far rank and cannot be captured. Shogi under the
+    /// try rule: the opposing king moved onto its try square.
+    Try,
+}
+
+impl EndReason {
+    /// Short code for tables and counts.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMove => "no-legal-move",
+            EndReason::Resign => "resign",
+            EndReason::Declaration => "declaration",
+            EndReason::DeclarationDraw => "declaration-draw",
+            EndReason::FalseDeclaration => "false-declaration",
+            EndReason::Sennichite => "sennichite",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::MaxMoves => "max-moves",
+            EndReason::IllegalMove => "illegal-move",
+            EndReason::Time => "time",
+            EndReason::Crash => "crash",
+            EndReason::NoResponse => "no-response",
+            EndReason::Hang => "hang",
+            EndReason::ProtocolError => "protocol-error",
+            EndReason::LionCaptured => "lion-captured",
+            EndReason::Try => "try",
+        }
+    }
+}
+
+/// The result of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// None: a draw.
+    pub winner: Option<Color>,
+    pub reason: EndReason,
+    /// Who did what, in words.
+    pub detail: String,
+}
+
+/// Judges a shogi position before the side to move is asked for a move (see `Board::adjudicate`).
+pub fn adjudicate(pos: &Position, max_moves: u32) -> Option<Outcome> {
+    Board::Shogi(Box::new(pos.clone())).adjudicate(max_moves)
+}
+
+/// Judges `bestmove win` from the side to move.
+pub fn judge_declaration(pos: &Position, rule: EnteringKingRule) -> Outcome {
+    let us = pos.side_to_move();
+    let (points, pieces) = pos.declaration_points(us);
+    let facts = format!("{points} points, {pieces} pieces in the camp, rule {rule:?}");
+    // Under the try rule the try is a move: there is nothing to declare.
+    let verdict = if rule == EnteringKingRule::Try { Declaration::Invalid } else { pos.declaration(rule) };
+    match verdict {
+        Declaration::Win => Outcome {
+            winner: Some(us),
+            reason: EndReason::Declaration,
+            detail: format!("{} declared an entering-king win ({facts})", color_name(us)),
+        },
+        Declaration::Draw => Outcome {
+            winner: None,
+            reason: EndReason::DeclarationDraw,
+            detail: format!("{} declared and scored a draw ({facts})", color_name(us)),
+        },
+        Declaration::Invalid => Outcome {
+            winner: Some(!us),
+            reason: EndReason::FalseDeclaration,
+            detail: format!(
+                "{} declared a win (bestmove win) without meeting the conditions ({facts}{})",
+                color_name(us),
+                if pos.in_check() { ", in check" } else { "" }
+            ),
+        },
+    }
+}
+
+/// Under the try rule, the win of the side that just moved if that move took its king onto its
+/// try square; the move was legal, so the square was safe.
+pub fn judge_try(pos: &Position, rule: EnteringKingRule) -> Option<Outcome> {
+    let mover = !pos.side_to_move();
+    let m = pos.last_move()?;
+    let reached =
+        !m.is_drop() && m.to() == try_square(mover) && pos.piece_on(m.to()).kind() == PieceKind::King;
+    (rule == EnteringKingRule::Try && reached).then(|| Outcome {
+        winner: Some(mover),
+        reason: EndReason::Try,
+        detail: format!("{} moved its king onto the try square {}", color_name(mover), m.to()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +367,80 @@ mod tests {
             off.play_usi(shuffle[p % 4]).unwrap();
         }
         assert_eq!(reason(&off), None);
+    }
+
+    /// White king 1a behind pawns on 1c and 2c, Black rook 5b, Black king 9i.
+    const PERPETUAL_SFEN: &str = "8k/4R4/7pp/9/9/9/9/9/K8 b - 1";
+
+    #[test]
+    fn adjudicates_mate_repetition_and_move_limit() {
+        let mated = Position::from_sfen("8k/8G/8P/9/9/9/9/9/K8 w - 1").unwrap();
+        let o = adjudicate(&mated, 300).unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Color::Black), EndReason::Checkmate));
+
+        let mut pos = Position::startpos();
+        let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
+        for i in 0..12 {
+            assert!(adjudicate(&pos, 300).is_none(), "ended early at ply {i}");
+            let m = pos.parse_move(cycle[i % 4]).unwrap();
+            pos.do_move(m);
+        }
+        let o = adjudicate(&pos, 300).unwrap();
+        assert_eq!((o.winner, o.reason), (None, EndReason::Sennichite));
+
+        // White king shuttles 1a-1b while a Black rook checks from 5a and 5b.
+        let mut pos = Position::from_sfen(PERPETUAL_SFEN).unwrap();
+        let cycle = ["5b5a", "1a1b", "5a5b", "1b1a"];
+        for i in 0..12 {
+            assert!(adjudicate(&pos, 300).is_none(), "ended early at ply {i}");
+            let m = pos.parse_move(cycle[i % 4]).unwrap();
+            pos.do_move(m);
+        }
+        let o = adjudicate(&pos, 300).unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::PerpetualCheck));
+
+        let mut pos = Position::startpos();
+        for m in ["7g7f", "3c3d", "2g2f"] {
+            let m = pos.parse_move(m).unwrap();
+            pos.do_move(m);
+        }
+        assert!(adjudicate(&pos, 4).is_none());
+        let o = adjudicate(&pos, 3).unwrap();
+        assert_eq!((o.winner, o.reason), (None, EndReason::MaxMoves));
+    }
+
+    #[test]
+    fn judges_declarations() {
+        // Black king on 5b; in the camp: 9 pawns, rook, bishop = 19 points over 11 pieces;
+        // in hand 4 golds, 4 silvers, a knight = 9 points. 28 in all: a win under the 27-point
+        // rule (Black needs 28), a draw under the 24-point rule (24..30).
+        let pos = Position::from_sfen("9/1R2K2B1/PPPPPPPPP/9/9/9/9/9/4k4 b 4G4SNrb3n4l9p 1").unwrap();
+        assert_eq!(pos.declaration_points(Color::Black), (28, 11));
+        let o = judge_declaration(&pos, EnteringKingRule::Csa27);
+        assert_eq!((o.winner, o.reason), (Some(Color::Black), EndReason::Declaration));
+        let o = judge_declaration(&pos, EnteringKingRule::Csa24);
+        assert_eq!((o.winner, o.reason), (None, EndReason::DeclarationDraw));
+        let o = judge_declaration(&pos, EnteringKingRule::None);
+        assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
+        let o = judge_declaration(&Position::startpos(), EnteringKingRule::Csa27);
+        assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
+        // The try rule has no declaration.
+        let o = judge_declaration(&pos, EnteringKingRule::Try);
+        assert_eq!((o.winner, o.reason), (Some(Color::White), EndReason::FalseDeclaration));
+    }
+
+    #[test]
+    fn judges_tries() {
+        let mut pos = Position::from_sfen("9/4K4/9/9/9/9/9/9/4k4 b 2r2b4g4s4n4l18p 1").unwrap();
+        let m = pos.parse_move("5b5a").unwrap();
+        pos.do_move(m);
+        let o = judge_try(&pos, EnteringKingRule::Try).unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Color::Black), EndReason::Try));
+        assert!(judge_try(&pos, EnteringKingRule::Csa27).is_none());
+        // Any other move, by the king or not, is no try.
+        let mut pos = Position::from_sfen("9/4K4/9/9/9/9/9/9/4k4 b 2r2b4g4s4n4l18p 1").unwrap();
+        let m = pos.parse_move("5b4a").unwrap();
+        pos.do_move(m);
+        assert!(judge_try(&pos, EnteringKingRule::Try).is_none());
     }
 }

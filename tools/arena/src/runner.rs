@@ -5,12 +5,11 @@
 //! or never say `usiok`). A failure later on (an engine that can no longer be started) stops the
 //! match, but every game already finished stays in the records and the summary.
 
-use crate::cli::{EngineConfig, MatchConfig, OpeningOrder, OpeningSource};
+use crate::config::{EngineConfig, MatchConfig, OpeningOrder, OpeningSource, Variant};
 use crate::engine::{EngineId, EngineProcess, StderrLog, WaitError};
 use crate::game::{self, AnswerStats, GameError, GameJob, GameRecord, GameSettings, Player};
 use crate::openings::OpeningBook;
 use crate::record::{MatchInfo, RecordSink};
-use crate::rules::Variant;
 use crate::stats::{self, SprtConfig, SprtVerdict, Tally};
 use crossbeam_channel::{never, unbounded, Receiver, TryRecvError};
 use std::fs::File;

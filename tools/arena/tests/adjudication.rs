@@ -4,15 +4,13 @@
 use crossbeam_channel::{bounded, Receiver, Sender};
 use shomei::shogi::EnteringKingRule;
 use shomei::Color;
-use shomei_arena::cli::EngineConfig;
 use shomei_arena::clock::TimeControl;
+use shomei_arena::config::{EngineConfig, Repetition, Variant};
 use shomei_arena::engine::StderrLog;
-use shomei_arena::game::{
-    play, EndReason, GameError, GameJob, GameRecord, GameSettings, Player, PonderCounts,
-};
+use shomei_arena::game::{play, GameError, GameJob, GameRecord, GameSettings, Player, PonderCounts};
 use shomei_arena::openings::{parse_line, Opening};
 use shomei_arena::record::{csa_text, MatchInfo};
-use shomei_arena::rules::{Repetition, Variant};
+use shomei_arena::rules::EndReason;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -1,11 +1,12 @@
 //! Training positions: the records of `shomei gensfen` files, each position traced once and
 //! stored compactly, split into a training set and a held-out validation set by game.
 
-use crate::model::map_chunks;
+use crate::logistic::target;
+use crate::parallel::map_chunks;
 use shomei::eval::params::EVAL_LIMIT;
 use shomei::eval::trace::{self, KingDanger, Trace};
-use shomei::learn::record::{self, PackedSfenValue};
 use shomei::rng::splitmix64;
+use shomei::training_data::record::{self, PackedSfenValue};
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -72,9 +73,9 @@ impl Dataset {
     }
 
     /// The target of each position: `lambda` parts the sigmoid of its score, the rest its
-    /// result; `k` scales scores as the model's evaluation (`model::sigmoid`).
+    /// result; `k` scales scores as the model's evaluation (`logistic::sigmoid`).
     pub fn targets(&self, k: f64, lambda: f64) -> Vec<f64> {
-        let blend = |(&s, &r): (&f32, &f32)| crate::model::target(s, r, k, lambda);
+        let blend = |(&s, &r): (&f32, &f32)| target(s, r, k, lambda);
         self.scores.iter().zip(&self.results).map(blend).collect()
     }
 }
@@ -232,7 +233,7 @@ pub fn expand_folders(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in files {
         if path.is_dir() {
-            let shards = shomei::learn::gensfen::shards::shard_files(path)?;
+            let shards = shomei::training_data::gensfen::shards::shard_files(path)?;
             if shards.is_empty() {
                 return Err(format!("{} holds no shards (g*.bin)", path.display()));
             }

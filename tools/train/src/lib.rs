@@ -6,6 +6,9 @@
 //! (`shomei::eval::trace`), computed once per position.
 //!
 //! - `data`: reads the records, traces each position, splits off a validation share by game.
+//! - `logistic`: the sigmoid that maps evaluations to expected scores, and each position's
+//!   target (shared by every trainer).
+//! - `parallel`: work over the cores whose result does not depend on the thread count.
 //! - `model`: the error of a set of weights over a data set and its gradient, on all cores.
 //! - `adam`: the optimiser.
 //! - `texel`: the run: fit the sigmoid's scale, then epochs of Adam, reporting both errors.
@@ -22,7 +25,9 @@ pub mod adam;
 pub mod cli;
 pub mod data;
 pub mod halfkp;
+pub mod logistic;
 pub mod model;
 pub mod nnue;
 pub mod output;
+pub mod parallel;
 pub mod texel;

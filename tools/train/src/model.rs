@@ -5,79 +5,12 @@
 //! numbers are the same bits whatever the thread count.
 
 use crate::data::{Dataset, Traced};
+use crate::logistic::sigmoid;
+use crate::parallel::map_chunks;
 use shomei::eval::trace::{self, Term, TERM_COUNT, WEIGHT_COUNT};
-use std::ops::Range;
 
 /// Positions per chunk of work.
 pub const CHUNK: usize = 1024;
-
-/// The logistic function: the expected score of a position evaluated `x` times the scale.
-#[inline]
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The target of a position whose search score is `score` (centipawns, side to move) and
-/// whose game's result is `result` (1, 0.5, 0): `lambda` parts the sigmoid of the score over
-/// `k`, the rest the result.
-#[inline]
-pub fn target(score: f32, result: f32, k: f64, lambda: f64) -> f64 {
-    lambda * sigmoid(score as f64 / k) + (1.0 - lambda) * result as f64
-}
-
-/// Runs `f` on the chunks of `0..n` (`chunk` long, the last one shorter) on `threads` threads;
-/// the results in chunk order.
-pub fn map_chunks<T: Send>(
-    n: usize,
-    chunk: usize,
-    threads: usize,
-    f: impl Fn(Range<usize>) -> T + Sync,
-) -> Vec<T> {
-    let chunks = n.div_ceil(chunk);
-    let range = |c: usize| c * chunk..((c + 1) * chunk).min(n);
-    let threads = threads.clamp(1, chunks.max(1));
-    if threads == 1 {
-        return (0..chunks).map(|c| f(range(c))).collect();
-    }
-    let f = &f;
-    let mut parts: Vec<(usize, T)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || (t..chunks).step_by(threads).map(|c| (c, f(range(c)))).collect::<Vec<_>>())
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a tuner thread panicked")).collect()
-    });
-    parts.sort_by_key(|&(c, _)| c);
-    parts.into_iter().map(|(_, r)| r).collect()
-}
-
-/// Zeroes feature rows of `width` floats and fills them on `threads` threads, row `r` owned by
-/// thread `r % threads`: `fill(part, owned)` gets its part number and its rows, row `r` being
-/// `owned[r / threads]`. Each row is written by one thread only, in the order `fill` visits the
-/// positions, so the sums do not depend on the thread count.
-pub fn fill_rows_by_owner(
-    rows: &mut [f32],
-    width: usize,
-    threads: usize,
-    fill: impl Fn(usize, &mut [&mut [f32]]) + Sync,
-) {
-    rows.fill(0.0);
-    let threads = threads.max(1);
-    let mut parts: Vec<Vec<&mut [f32]>> = (0..threads).map(|_| Vec::new()).collect();
-    for (r, row) in rows.chunks_mut(width).enumerate() {
-        parts[r % threads].push(row);
-    }
-    if threads == 1 {
-        return fill(0, &mut parts[0]);
-    }
-    let fill = &fill;
-    std::thread::scope(|scope| {
-        for (part, rows) in parts.iter_mut().enumerate() {
-            scope.spawn(move || fill(part, rows));
-        }
-    });
-}
 
 /// The evaluation's terms, and the sigmoid's scale.
 #[derive(Clone, Debug)]

@@ -66,7 +66,9 @@ const BOARD_BLOCK: [[u16; 2]; 15] = {
 /// One perspective's view: its colour and the first feature of its own king's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KingView {
+    /// The side whose king the view is built from; its pieces are the own ones.
     perspective: Color,
+    /// The first feature of the own king's square (its oriented square times `PIECE_FEATURES`).
     base: u32,
 }
 
@@ -153,6 +155,7 @@ fn orient(perspective: Color, sq: Square) -> usize {
     }
 }
 
+/// Tests of the HalfKP feature numbering against YaneuraOu's.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -286,7 +286,9 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, FileError> {
 
 /// A cursor over a checked file's body.
 pub(super) struct Reader<'a> {
+    /// The whole file.
     bytes: &'a [u8],
+    /// The offset of the next byte to read.
     at: usize,
 }
 
@@ -327,6 +329,7 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Tests of the file header: hashes, sizes and architecture names.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,7 @@ pub struct Affine<const OUT: usize> {
     pub bias: [i32; OUT],
     /// `weights[(g * OUT + r) * 4 + j]` weighs input `4 * g + j` into output `r`.
     weights: Vec<i8>,
+    /// The number of input bytes (a multiple of `PADDING`).
     inputs: usize,
 }
 
@@ -206,16 +207,19 @@ pub mod avx2 {
     }
 }
 
+/// Tests of the affine layers and the clipped ReLU, portable and AVX2.
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A layer from `inputs` bytes with seeded random biases and weights.
     fn layer<const OUT: usize>(inputs: usize, seed: u64) -> Affine<OUT> {
         let mut rng = crate::rng::Rng::new(seed);
         let bias = std::array::from_fn(|_| rng.below(20_001) as i32 - 10_000);
         Affine::from_fn(inputs, bias, |_, _| (rng.below(256) as i32 - 128) as i8)
     }
 
+    /// `n` seeded random input bytes, in groups of four that are all zero half the time.
     fn input(n: usize, seed: u64) -> Vec<u8> {
         let mut rng = crate::rng::Rng::new(seed);
         // Half the groups zero, the rest anything from 0 to 127, saturated values included.

@@ -43,8 +43,11 @@ pub const MAX_EVAL: Value = 31_753;
 /// The feature weights, 64-byte aligned so that each row of `FT` values starts a cache line,
 /// and advised onto large pages: a net reads rows scattered over 64 MB or more.
 struct FeatureWeights {
+    /// The allocation, `len` values and up to 32 more so that an aligned start can be chosen.
     buffer: Vec<i16>,
+    /// Where the aligned values start in `buffer`.
     start: usize,
+    /// The number of weights (`INPUTS * FT`).
     len: usize,
 }
 
@@ -53,17 +56,19 @@ impl FeatureWeights {
     fn zeroed(len: usize) -> FeatureWeights {
         const SLACK: usize = 32; // 64 bytes of i16
         let mut buffer: Vec<i16> = Vec::with_capacity(len + SLACK);
-        crate::pages::advise_large_pages(buffer.spare_capacity_mut());
+        crate::large_pages::advise_large_pages(buffer.spare_capacity_mut());
         buffer.resize(len + SLACK, 0);
         // An i16 vector is 2-aligned, so the distance to the next 64-byte boundary is even.
         let start = (64 - buffer.as_ptr() as usize % 64) % 64 / 2;
         FeatureWeights { buffer, start, len }
     }
 
+    /// The `len` weights, from the aligned start.
     fn as_slice(&self) -> &[i16] {
         &self.buffer[self.start..self.start + self.len]
     }
 
+    /// The `len` weights, from the aligned start, to fill.
     fn as_mut_slice(&mut self) -> &mut [i16] {
         &mut self.buffer[self.start..self.start + self.len]
     }
@@ -72,11 +77,17 @@ impl FeatureWeights {
 /// A HalfKP network of `FT` accumulator values per perspective and hidden layers of `H1` and
 /// `H2`, in the integers YaneuraOu computes with.
 pub struct HalfKpNet<const FT: usize, const H1: usize, const H2: usize> {
+    /// The feature transformer's biases: the accumulator of a position with no active feature.
     ft_bias: Box<[i16; FT]>,
+    /// The feature transformer's weights: one row of `FT` values per input feature.
     ft_weights: FeatureWeights,
+    /// The first hidden layer, from both perspectives' clipped accumulators (side to move first).
     hidden1: Affine<H1>,
+    /// The second hidden layer.
     hidden2: Affine<H2>,
+    /// The output's bias.
     out_bias: i32,
+    /// The output's weights, one per second-layer value, padded to a multiple of `PADDING`.
     out_weights: Vec<i8>,
     /// The architecture string of the file it came from.
     pub arch_string: String,
@@ -487,6 +498,7 @@ fn avx2_output<const FT: usize, const H1: usize, const H2: usize>(
     None
 }
 
+/// Tests of the HalfKP network's file round trip and output scaling.
 #[cfg(test)]
 mod tests {
     use super::*;

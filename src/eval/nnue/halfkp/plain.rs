@@ -67,6 +67,7 @@ impl PlainWeights {
         }
     }
 
+    /// The length of each weight vector of `arch`, in the order `check_sizes` names them.
     fn zeroed_sizes(arch: Arch) -> [usize; 7] {
         let (ft, h1, h2) = arch.dims();
         [ft, INPUTS * ft, h1, h1 * 2 * ft, h2, h2 * h1, h2]
@@ -142,6 +143,7 @@ impl<const FT: usize, const H1: usize, const H2: usize> HalfKpNet<FT, H1, H2> {
     }
 }
 
+/// Tests of the plain weights' round trip and size checks.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,34 +8,13 @@
 //! that the output divided by `FV_SCALE` (16, the default) is the evaluation in centipawns.
 //! Factor rows are added into every king square's rows before rounding.
 
+use super::grid::{ft_on_grid, to_i16, to_i32, to_i8, FT_SCALE, HIDDEN_SCALE};
 use super::model::{HalfKpModel, Layout, OUT_SCALE};
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::{AnyHalfKp, PlainWeights, DEFAULT_FV_SCALE};
 
-/// Accumulator units per 1.0.
-const FT_SCALE: f32 = 127.0;
-/// Hidden weight units per 1.0 (`2^WEIGHT_SCALE_BITS`).
-const HIDDEN_SCALE: f32 = 64.0;
 /// Output units per 1.0 of `out`.
 const OUTPUT_UNITS: f32 = OUT_SCALE * DEFAULT_FV_SCALE as f32;
-
-fn to_i16(x: f32) -> i16 {
-    x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
-}
-
-fn to_i8(x: f32) -> i8 {
-    x.round().clamp(-128.0, 127.0) as i8
-}
-
-fn to_i32(x: f32) -> i32 {
-    (x as f64).round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
-}
-
-/// `x` (a merged feature row's weight or an accumulator bias) as the file holds it, in floats.
-#[inline]
-pub fn ft_on_grid(x: f32) -> f32 {
-    to_i16(x * FT_SCALE) as f32 / FT_SCALE
-}
 
 impl HalfKpModel {
     /// The parameters from `Layout::ft_bias` on as the file holds them, in floats: what

@@ -21,8 +21,9 @@
 //! thread (`row % threads`) which adds the accumulator gradients in batch order. No sum depends
 //! on the thread count, so neither does the result.
 
-use super::export::ft_on_grid;
-use crate::model::{fill_rows_by_owner, map_chunks, sigmoid};
+use super::grid::ft_on_grid;
+use crate::logistic::sigmoid;
+use crate::parallel::{fill_rows_by_owner, map_chunks};
 use shomei::eval::nnue::halfkp::features::{INPUTS, PIECE_FEATURES};
 use shomei::eval::nnue::halfkp::{Arch, KingView};
 use shomei::rng::Rng;

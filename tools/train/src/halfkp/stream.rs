@@ -7,16 +7,73 @@
 //! gives. Each epoch then reads the blocks in an order drawn from the epoch's seed and hands
 //! the training positions on in buffers of about `N`, which the run shuffles and fits: memory
 //! holds one buffer and one block, whatever the size of the data.
+//!
+//! The positions travel as their packed records ([`RecordSet`]); which records are usable, and
+//! their targets, is decided here ([`keep_usable`]) for the stream and the in-memory run alike.
 
-use super::train::{keep_usable, RecordSet};
-use crate::data::{expand_folders, is_validation_game, read_file_blocks, GameCursor, LoadStats};
+use super::model::{Features, Samples};
+use crate::data::{
+    expand_folders, is_validation_game, read_file_blocks, result_label, GameCursor, LoadStats,
+};
+use crate::logistic::target;
 use crate::nnue::train::NnueConfig;
-use shomei::learn::record::PackedSfenValue;
+use crate::parallel::map_chunks;
+use shomei::eval::params::EVAL_LIMIT;
 use shomei::rng::Rng;
+use shomei::training_data::record::PackedSfenValue;
 use std::path::PathBuf;
 
 /// Records per block read at once, at most (fewer when the buffer is smaller).
 pub const BLOCK_RECORDS: usize = 1 << 16;
+
+/// Positions kept as their packed records, with their targets.
+#[derive(Clone, Debug, Default)]
+pub struct RecordSet {
+    /// The records (decoded when a batch needs them).
+    pub records: Vec<PackedSfenValue>,
+    /// Each position's target.
+    pub targets: Vec<f32>,
+}
+
+impl Samples for RecordSet {
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn features(&self, i: usize) -> Features {
+        Features::of(&self.records[i].position().expect("loaded records unpack"))
+    }
+
+    fn target(&self, i: usize) -> f32 {
+        self.targets[i]
+    }
+}
+
+/// Calls `keep(record, target, held_out)` for each record of `block` that unpacks, carries a
+/// result and a score below `EVAL_LIMIT`, in order; counts the others in `stats`.
+pub fn keep_usable(
+    block: &[PackedSfenValue],
+    held_out: &[bool],
+    k: f64,
+    lambda: f64,
+    threads: usize,
+    stats: &mut LoadStats,
+    mut keep: impl FnMut(&PackedSfenValue, f32, bool),
+) {
+    let checked = map_chunks(block.len(), 4096, threads, |range| {
+        block[range].iter().map(|r| r.position().is_ok() && result_label(r).is_some()).collect::<Vec<_>>()
+    });
+    for ((r, ok), &v) in block.iter().zip(checked.into_iter().flatten()).zip(held_out) {
+        if !ok {
+            stats.bad += 1;
+        } else if i32::from(r.score).abs() >= EVAL_LIMIT {
+            stats.clamped += 1;
+        } else {
+            let t = target(r.score as f32, result_label(r).expect("checked"), k, lambda) as f32;
+            keep(r, t, v);
+        }
+    }
+}
 
 /// A run of records of one file, read as a whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

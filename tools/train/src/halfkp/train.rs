@@ -4,47 +4,24 @@
 //! an `nn.bin` (`--init`), then epochs of Adam on shuffled mini-batches, writing the `nn.bin` of
 //! the epoch with the lowest validation loss as soon as it is found, and the loss curve.
 
-use super::model::{Features, HalfKpModel, Samples};
-use super::stream::{Scanned, Stream, BLOCK_RECORDS};
+use super::model::{HalfKpModel, Samples};
+use super::stream::{keep_usable, RecordSet, Scanned, Stream, BLOCK_RECORDS};
 use crate::adam::AdamF32;
-use crate::data::{read_blocks, result_label, LoadStats};
-use crate::model::{map_chunks, sigmoid, target};
+use crate::data::{read_blocks, LoadStats};
+use crate::logistic::sigmoid;
 use crate::nnue::checkpoint::{best_epoch, EpochLoss};
 use crate::nnue::data::{derive, derive_seed};
 use crate::nnue::plot;
 use crate::nnue::train::NnueConfig;
+use crate::parallel::map_chunks;
 use shomei::eval::nnue::halfkp::{AnyHalfKp, Arch};
 use shomei::eval::nnue::{self, AnyNetwork};
-use shomei::eval::params::EVAL_LIMIT;
-use shomei::learn::record::PackedSfenValue;
 use shomei::rng::{splitmix64, Rng};
+use shomei::training_data::record::PackedSfenValue;
 use shomei::Position;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// Positions kept as their packed records, with their targets.
-#[derive(Clone, Debug, Default)]
-pub struct RecordSet {
-    /// The records (decoded when a batch needs them).
-    pub records: Vec<PackedSfenValue>,
-    /// Each position's target.
-    pub targets: Vec<f32>,
-}
-
-impl Samples for RecordSet {
-    fn len(&self) -> usize {
-        self.records.len()
-    }
-
-    fn features(&self, i: usize) -> Features {
-        Features::of(&self.records[i].position().expect("loaded records unpack"))
-    }
-
-    fn target(&self, i: usize) -> f32 {
-        self.targets[i]
-    }
-}
 
 /// The training and validation positions and what reading found.
 pub struct Loaded {
@@ -74,32 +51,6 @@ pub fn load(config: &NnueConfig) -> Result<Loaded, String> {
     stats.records = counts.per_file.iter().sum();
     stats.games = counts.games;
     Ok(Loaded { train, validation, stats, per_file: counts.per_file })
-}
-
-/// Calls `keep(record, target, held_out)` for each record of `block` that unpacks, carries a
-/// result and a score below `EVAL_LIMIT`, in order; counts the others in `stats`.
-pub fn keep_usable(
-    block: &[PackedSfenValue],
-    held_out: &[bool],
-    k: f64,
-    lambda: f64,
-    threads: usize,
-    stats: &mut LoadStats,
-    mut keep: impl FnMut(&PackedSfenValue, f32, bool),
-) {
-    let checked = map_chunks(block.len(), 4096, threads, |range| {
-        block[range].iter().map(|r| r.position().is_ok() && result_label(r).is_some()).collect::<Vec<_>>()
-    });
-    for ((r, ok), &v) in block.iter().zip(checked.into_iter().flatten()).zip(held_out) {
-        if !ok {
-            stats.bad += 1;
-        } else if i32::from(r.score).abs() >= EVAL_LIMIT {
-            stats.clamped += 1;
-        } else {
-            let t = target(r.score as f32, result_label(r).expect("checked"), k, lambda) as f32;
-            keep(r, t, v);
-        }
-    }
 }
 
 /// Appends to `train` the positions derived from its records (`--augment`), the random moves

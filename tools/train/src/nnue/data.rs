@@ -4,11 +4,12 @@
 //! engine's hand-written evaluation (`augment`).
 
 use crate::data::{read_blocks, result_label, LoadStats};
-use crate::model::{map_chunks, sigmoid, target};
+use crate::logistic::{sigmoid, target};
+use crate::parallel::map_chunks;
 use shomei::eval::nnue::{evaluate_from_scratch, Network, View};
 use shomei::eval::params::EVAL_LIMIT;
-use shomei::learn::record::PackedSfenValue;
 use shomei::rng::{splitmix64, Rng};
+use shomei::training_data::record::PackedSfenValue;
 use shomei::Position;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -82,12 +83,12 @@ impl Positions {
         }
     }
 
-    /// Each position's target (`model::target`), as f32.
+    /// Each position's target (`logistic::target`), as f32.
     pub fn targets(&self, k: f64, lambda: f64) -> Vec<f32> {
         self.scores.iter().zip(&self.results).map(|(&s, &r)| target(s, r, k, lambda) as f32).collect()
     }
 
-    /// The targets of positions of which the first `real` are records' (`model::target`) and
+    /// The targets of positions of which the first `real` are records' (`logistic::target`) and
     /// the rest derived (`augment`): `sigmoid(score / k)` of their hand evaluation, no result.
     pub fn augmented_targets(&self, real: usize, k: f64, lambda: f64) -> Vec<f32> {
         let mut targets = self.targets(k, lambda);
@@ -317,7 +318,7 @@ pub fn load(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shomei::learn::record::{self, PackedSfenValue};
+    use shomei::training_data::record::{self, PackedSfenValue};
 
     #[test]
     fn positions_store_both_perspectives_in_order() {

@@ -23,7 +23,8 @@
 //! the result, to the bit.
 
 use super::data::{Positions, Sample};
-use crate::model::{fill_rows_by_owner, map_chunks, sigmoid};
+use crate::logistic::sigmoid;
+use crate::parallel::{fill_rows_by_owner, map_chunks};
 use shomei::eval::nnue::features::{INPUTS, MAX_ACTIVE, PER_BUCKET};
 use shomei::eval::nnue::network::{L1, OUTPUT_SCALE};
 use shomei::rng::Rng;

@@ -9,7 +9,7 @@ use super::data::{self, Augment, Positions};
 use super::model::{Model, Set, Shape};
 use super::plot;
 use crate::adam::{AdamF32, TrainOptions};
-use crate::model::sigmoid;
+use crate::logistic::sigmoid;
 use shomei::eval::nnue::{self, evaluate_from_scratch};
 use shomei::rng::{splitmix64, Rng};
 use shomei::Position;

@@ -1,6 +1,6 @@
 //! What both of the tuner's test binaries use: scratch folders and a tiny gensfen file.
 
-use shomei::learn::gensfen::{self, GameConfig, RunConfig};
+use shomei::training_data::gensfen::{self, GameConfig, RunConfig};
 use std::path::{Path, PathBuf};
 
 /// An empty scratch folder for the test `name`.

@@ -4,12 +4,12 @@
 
 use crate::shared::{temp_dir, tiny_data};
 use shomei::eval::nnue::{self, AnyNetwork};
-use shomei::learn::gensfen::{shards, GameConfig, RunConfig};
-use shomei::learn::record::PackedSfenValue;
+use shomei::training_data::gensfen::{shards, GameConfig, RunConfig};
+use shomei::training_data::record::PackedSfenValue;
 use shomei_train::cli::parse_nnue;
 use shomei_train::halfkp::model::Samples;
-use shomei_train::halfkp::stream::Stream;
-use shomei_train::halfkp::train::{self, RecordSet};
+use shomei_train::halfkp::stream::{RecordSet, Stream};
+use shomei_train::halfkp::train;
 use std::path::Path;
 
 fn args(s: &str) -> Vec<String> {

@@ -7,9 +7,9 @@
 
 use crate::common::random_positions;
 use shomei::eval::nnue::{evaluate_from_scratch, random_network};
-use shomei::learn::record::PackedSfenValue;
+use shomei::training_data::record::PackedSfenValue;
 use shomei::Position;
-use shomei_train::model::sigmoid;
+use shomei_train::logistic::sigmoid;
 use shomei_train::nnue::data::{augment, features_of, Augment, Augmented, Positions};
 use std::collections::HashMap;
 

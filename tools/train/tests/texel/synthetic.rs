@@ -8,7 +8,8 @@ use crate::common;
 use shomei::eval::trace::{current, weight, GroupId, WEIGHT_COUNT};
 use shomei::rng::Rng;
 use shomei_train::adam::step_scales;
-use shomei_train::model::{sigmoid, Model, Set};
+use shomei_train::logistic::sigmoid;
+use shomei_train::model::{Model, Set};
 use shomei_train::texel::{train, TrainOptions};
 
 #[test]

@@ -1,40 +1,53 @@
-//! Runs one search: root moves, iterative deepening with aspiration windows and MultiPV, helper
-//! threads (Lazy SMP), time decisions between iterations, and the final answer.
+//! Runs one search at the root: the root moves, the short mate search before the iterations,
+//! helper threads (Lazy SMP), iterative deepening with aspiration windows and MultiPV, the lines
+//! reported, and the final answer. When to stop between iterations is the time manager's
+//! question (`time::TimeManager`), asked here after each iteration.
 
 use super::history::History;
 use super::node::{MainThreadDuties, Worker};
 use super::params::*;
 use super::shared::Shared;
-use super::time::TimeBudget;
+use super::time::BestMoveTrend;
 use super::tt::{Bound, TranspositionTable};
 use super::value::*;
 use super::{BestMove, IterationStats, Limits, PvInfo, SearchAlgorithm, SearchEvent, SearchOptions};
+use crate::job::{hold_until, EventSink};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::shogi::{Declaration, EnteringKingRule, Position};
 use crate::types::Move;
-use crossbeam_channel::Sender;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
+/// A legal root move with what the iterations have found of it; each thread keeps its own list,
+/// sorted best first.
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
+    /// The move, legal in the root position (and one of `searchmoves` if any were given).
     pub mv: Move,
+    /// Its value in the running iteration, from the root side's point of view; `-INFINITE` until
+    /// searched, or when it failed low behind the first move.
     pub score: Value,
+    /// Its `score` when the previous iteration ended: the centre of the next aspiration window, and
+    /// what it shows until searched again.
     pub prev_score: Value,
     /// The iteration that gave `score`, and whether the score is exact or only a bound (the
     /// root's window failed on it).
     pub scored_depth: i32,
+    /// Whether `score` is exact or a bound.
     pub score_bound: Bound,
+    /// The deepest ply its last scored search reached.
     pub seldepth: usize,
+    /// Its principal variation, starting with `mv`.
     pub pv: Vec<Move>,
     /// The line that gave `prev_score`, and its seldepth: in consideration mode, what a line
     /// reported before its iteration ends shows.
     pub prev_pv: Vec<Move>,
+    /// The seldepth of `prev_pv`.
     pub prev_seldepth: usize,
 }
 
 impl RootMove {
+    /// `mv` not yet searched: no score, and a line of the move alone.
     fn new(mv: Move) -> RootMove {
         RootMove {
             mv,
@@ -133,8 +146,11 @@ fn rule_win(pos: &Position, rule: EnteringKingRule) -> Option<BestMove> {
 /// The memory a search works with: the shared table, and the size of the root mate search's
 /// with the solver kept from the last search (reused while its size is right).
 pub(crate) struct Tables {
+    /// The search's transposition table, shared by all threads.
     pub tt: Arc<TranspositionTable>,
+    /// Size in MB of the root mate search's table; 0 skips that search.
     pub root_mate_mb: usize,
+    /// The solver kept from the last search; `None` at first, or after the table was freed.
     pub root_mate: Option<MateSolver>,
 }
 
@@ -147,33 +163,31 @@ pub(crate) fn run(
     tables: Tables,
     shared: Arc<Shared>,
     mut histories: Vec<History>,
-    events: Sender<SearchEvent>,
+    events: EventSink<SearchEvent>,
 ) -> (Vec<History>, Option<MateSolver>) {
     let Tables { tt, root_mate_mb, mut root_mate } = tables;
     let rms = root_moves(&pos, &limits);
     let rule_win = rule_win(&pos, opts.entering_king_rule);
     if rms.is_empty() || rule_win.is_some() {
-        wait_for_release(&shared, &limits);
+        wait_for_release(&shared);
         let best = rule_win.unwrap_or(BestMove::Resign);
-        let _ = events.send(SearchEvent::Done { best, ponder: None, nodes: 0, deadline_ms: None });
+        events.send(SearchEvent::Done { best, ponder: None, nodes: 0 });
         return (histories, root_mate);
     }
-    let budget = shared.budget();
-
     // A short proof-number search first: it finds mates far beyond the alpha-beta horizon.
     if opts.algorithm == SearchAlgorithm::Full && limits.searchmoves.is_empty() {
         let root_table = (root_mate_mb, &mut root_mate);
-        if let Some((line, nodes)) = root_mate_search(&pos, &limits, budget, root_table, &shared) {
+        if let Some((line, nodes)) = root_mate_search(&pos, root_table, &shared) {
             let mut rm = RootMove::new(line[0]);
             rm.score = mate_in(line.len());
             rm.pv = line;
             rm.seldepth = rm.pv.len();
             let info = rm.info(rm.pv.len() as i32, 1, Bound::Exact, nodes, &tt, &shared);
-            let _ = events.send(SearchEvent::Pv(info));
-            wait_for_release(&shared, &limits);
+            events.send(SearchEvent::Pv(info));
+            wait_for_release(&shared);
             let ponder = rm.pv.get(1).copied();
-            let done = SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes, deadline_ms: None };
-            let _ = events.send(done);
+            let done = SearchEvent::Done { best: BestMove::Move(rm.mv), ponder, nodes };
+            events.send(done);
             return (histories, root_mate);
         }
     }
@@ -196,23 +210,17 @@ pub(crate) fn run(
                     let mut w = Worker::new(id, pos, tt, shared, opts, history);
                     let mut rms = rms;
                     iterate(&mut w, &mut rms, limits);
-                    w.history
+                    w.into_history()
                 })
                 .expect("a helper thread starts");
             handles.push(handle);
         }
         let mut w = Worker::new(0, pos.clone(), &tt, &shared, opts.clone(), main_history);
-        w.main = Some(MainThreadDuties {
-            events: events.clone(),
-            node_limit: limits.nodes,
-            last_progress_ms: 0,
-            last_pv_ms: 0,
-            shown_line: None,
-        });
+        w.become_main(MainThreadDuties::new(events.clone()));
         let mut rms = rms.clone();
         iterate(&mut w, &mut rms, &limits);
         // The main thread is done: in analysis or pondering, wait for the GUI before answering.
-        wait_for_release(&shared, &limits);
+        wait_for_release(&shared);
         shared.stop.store(true, Ordering::Relaxed);
         for h in handles {
             if let Ok(hist) = h.join() {
@@ -221,7 +229,7 @@ pub(crate) fn run(
         }
         nodes = shared.total_nodes();
         result_rms = rms;
-        main_history_back = Some(w.history);
+        main_history_back = Some(w.into_history());
     });
 
     let best = &result_rms[0];
@@ -231,40 +239,24 @@ pub(crate) fn run(
         BestMove::Move(best.mv)
     };
     let ponder = best.pv.get(1).copied();
-    let deadline_ms = shared.deadline_reached_ms();
-    let _ = events.send(SearchEvent::Done { best: answer, ponder, nodes, deadline_ms });
+    events.send(SearchEvent::Done { best: answer, ponder, nodes });
     let mut out = vec![main_history_back.unwrap_or_default()];
     out.extend(helper_histories);
     (out, root_mate)
 }
 
-/// Time for the root mate search: an eighth of the optimum, at most half a second; none for
-/// fixed-depth or fixed-node searches (they must stay reproducible) or when time is short.
-fn root_mate_budget(limits: &Limits, budget: Option<TimeBudget>) -> Option<Duration> {
-    if limits.depth.is_some() || limits.nodes.is_some() {
-        return None;
-    }
-    let t = match budget {
-        Some(b) => (b.optimum / ROOT_MATE_OPTIMUM_DIVISOR).min(ROOT_MATE_MAX),
-        // Analysis: a fixed slice before the main search starts.
-        None => ROOT_MATE_ANALYSIS,
-    };
-    (t >= ROOT_MATE_MIN).then_some(t)
-}
-
-/// Runs the df-pn solver on the root for a short while; returns a mating line if it proves one,
-/// with the nodes searched. `table` is the table's size in MB and the solver kept from the last
-/// search, reused when it has that size (allocated otherwise). The solver returns only lines it
-/// has played through (`mate::verify_line`: non-empty, every move legal), and the protocol
-/// checks every `bestmove` before sending it, so the first move is not checked again here.
+/// Runs the df-pn solver on the root for as long as the time manager allows (`root_mate_time`);
+/// returns a mating line if it proves one, with the nodes searched. `table` is the table's size
+/// in MB and the solver kept from the last search, reused when it has that size (allocated
+/// otherwise). The solver returns only lines it has played through (`mate::verify_line`:
+/// non-empty, every move legal), and the protocol checks every `bestmove` before sending it, so
+/// the first move is not checked again here.
 fn root_mate_search(
     pos: &Position,
-    limits: &Limits,
-    budget: Option<TimeBudget>,
     table: (usize, &mut Option<MateSolver>),
     shared: &Shared,
 ) -> Option<(Vec<Move>, u64)> {
-    let time = root_mate_budget(limits, budget)?;
+    let time = shared.time.root_mate_time()?;
     let (table_mb, kept) = table;
     if table_mb == 0 {
         return None;
@@ -282,10 +274,8 @@ fn root_mate_search(
 }
 
 /// Under `go infinite` or `go ponder`, the answer waits for `stop` (or `ponderhit`).
-fn wait_for_release(shared: &Shared, limits: &Limits) {
-    while !shared.stopped() && (limits.infinite || shared.pondering.load(Ordering::Relaxed)) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+fn wait_for_release(shared: &Shared) {
+    hold_until(|| shared.stopped() || !shared.time.answer_waits());
 }
 
 /// After a stop in the middle of iteration `depth`: the lines as they stand, so that the last
@@ -310,16 +300,15 @@ fn report_interrupted(w: &mut Worker, rms: &[RootMove], depth: i32, multipv: usi
 
 /// Sends `info` from the main thread (helpers report nothing), noting when.
 fn send_pv(w: &mut Worker, info: PvInfo) {
-    let Some(main) = &mut w.main else { return };
-    main.last_pv_ms = info.time_ms;
-    main.shown_line = Some(info.clone());
-    let _ = main.events.send(SearchEvent::Pv(info));
+    if let Some(main) = w.main_duties_mut() {
+        main.send_pv(info);
+    }
 }
 
 /// Reports `rm` as line `multipv` of iteration `depth`, with `bound`.
 fn report_pv(w: &mut Worker, rm: &RootMove, depth: i32, multipv: usize, bound: Bound) {
-    if w.main.is_some() {
-        let info = rm.info(depth, multipv, bound, w.shared.total_nodes(), w.tt, w.shared);
+    if w.is_main() {
+        let info = rm.info(depth, multipv, bound, w.shared().total_nodes(), w.tt(), w.shared());
         send_pv(w, info);
     }
 }
@@ -328,7 +317,9 @@ fn report_pv(w: &mut Worker, rm: &RootMove, depth: i32, multipv: usize, bound: B
 /// since the last line, else kept for the main thread's next periodic showing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Urgency {
+    /// Send it at once: the search is stopping.
     Now,
+    /// Send it only if a line is due (`pv_due`); otherwise keep it for the next periodic showing.
     WhenDue,
 }
 
@@ -342,30 +333,29 @@ fn report_unsettled(
     bound: Bound,
     urgency: Urgency,
 ) {
-    if w.main.is_none() {
+    if !w.is_main() {
         return;
     }
-    let nodes = w.shared.total_nodes();
-    let info = if w.opts.consideration_mode {
-        let Some(info) = rm.previous_info(depth - 1, multipv, nodes, w.tt, w.shared) else { return };
+    let (tt, shared) = (w.tt(), w.shared());
+    let nodes = shared.total_nodes();
+    let info = if w.options().consideration_mode {
+        let Some(info) = rm.previous_info(depth - 1, multipv, nodes, tt, shared) else { return };
         info
     } else {
-        rm.info(depth, multipv, bound, nodes, w.tt, w.shared)
+        rm.info(depth, multipv, bound, nodes, tt, shared)
     };
     if urgency == Urgency::Now || pv_due(w) {
         send_pv(w, info);
-    } else if let Some(main) = &mut w.main {
+    } else if let Some(main) = w.main_duties_mut() {
         // Not now: the periodic showing (`Worker::check_limits`) sends the newest line.
-        main.shown_line = Some(info);
+        main.keep_for_showing(info);
     }
 }
 
 /// Whether the main thread may report a line before its iteration ends: `pv_interval_ms` has
 /// passed since its last `Pv` event. Never on a helper.
 fn pv_due(w: &Worker) -> bool {
-    w.main
-        .as_ref()
-        .is_some_and(|m| w.shared.elapsed_ms().saturating_sub(m.last_pv_ms) >= w.opts.pv_interval_ms)
+    w.main_duties().is_some_and(|m| m.pv_due(w.shared().elapsed_ms(), w.options().pv_interval_ms))
 }
 
 /// Searches every root move from `pv_idx` on at `depth` in the window; returns the best value.
@@ -377,7 +367,7 @@ fn search_root(
     mut alpha: Value,
     beta: Value,
 ) -> Value {
-    let minimax = w.opts.algorithm == SearchAlgorithm::Minimax;
+    let minimax = w.options().algorithm == SearchAlgorithm::Minimax;
     let mut best = -INFINITE;
     w.count_node();
     #[allow(clippy::needless_range_loop)] // `i` also tells the first move (full window) apart
@@ -412,7 +402,7 @@ fn search_root(
             } else {
                 Bound::Exact
             };
-            rm.seldepth = w.seldepth;
+            rm.seldepth = w.seldepth();
             rm.pv.clear();
             rm.pv.push(m);
             rm.pv.extend_from_slice(w.root_child_pv());
@@ -438,39 +428,24 @@ fn search_root(
     best
 }
 
-/// More time when the best score falls from one iteration to the next (trouble coming that a
-/// deeper search may still avoid), less when it rises; `previous` is a running average of the
-/// earlier iterations' best scores.
-fn falling_score_factor(previous: Option<Value>, score: Value) -> f64 {
-    match previous {
-        Some(p) if !is_mate_score(score) => {
-            (1.0 + (p - score) as f64 / TIME_FALLING_SCORE_SCALE).clamp(TIME_FALLING_MIN, TIME_FALLING_MAX)
-        }
-        _ => 1.0,
-    }
-}
-
-/// Iterative deepening. The main thread (with `w.main`) reports and manages time.
+/// Iterative deepening. The main thread reports, and asks the time manager after each iteration
+/// whether to stop.
 fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
-    let multipv = w.opts.multipv.clamp(1, rms.len());
-    let is_main = w.main.is_some();
-    let mut last_best = Move::NONE;
-    let mut best_changes = 0.0f64;
-    let mut stable_iterations = 0;
+    let multipv = w.options().multipv.clamp(1, rms.len());
+    let is_main = w.is_main();
+    let mut trend = BestMoveTrend::default();
     let mut prev_iteration_nodes = 0u64;
-    // The best score of the first completed iteration that counts, to see it fall.
-    let mut previous_best_score: Option<Value> = None;
     // Helpers start one ply deeper on odd ids so threads spread over depths.
-    let first_depth = if is_main { 1 } else { 1 + (w.id as i32 & 1) };
+    let first_depth = if is_main { 1 } else { 1 + (w.id() as i32 & 1) };
     for depth in first_depth..=max_depth {
-        w.root_depth = depth;
+        w.start_iteration(depth);
         let iteration_start_nodes = w.stats().nodes;
         for rm in rms.iter_mut() {
             rm.start_iteration();
         }
         for pv_idx in 0..multipv {
-            w.seldepth = 0;
+            w.reset_seldepth();
             let prev = rms[pv_idx].prev_score;
             let mut delta = tuned!(ASPIRATION_DELTA);
             let (mut alpha, mut beta) = if w.uses_aspiration()
@@ -488,7 +463,7 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
                 if w.stopped() {
                     break;
                 }
-                let report_fail = w.opts.output_fail_lh_pv;
+                let report_fail = w.options().output_fail_lh_pv;
                 if v <= alpha {
                     if report_fail {
                         report_unsettled(w, &rms[pv_idx], depth, pv_idx + 1, Bound::Upper, Urgency::WhenDue);
@@ -523,70 +498,20 @@ fn iterate(w: &mut Worker, rms: &mut [RootMove], limits: &Limits) {
             report_pv(w, rm, depth, i + 1, Bound::Exact);
         }
         let iteration_nodes = w.stats().nodes - iteration_start_nodes;
-        if let Some(main) = &w.main {
+        if let Some(main) = w.main_duties() {
             let bf = if prev_iteration_nodes > 0 {
                 iteration_nodes as f64 / prev_iteration_nodes as f64
             } else {
                 0.0
             };
-            let _ = main.events.send(SearchEvent::Stats(IterationStats {
-                depth,
-                stats: w.stats(),
-                branching_factor: bf,
-            }));
+            main.send(SearchEvent::Stats(IterationStats { depth, stats: w.stats(), branching_factor: bf }));
         }
         prev_iteration_nodes = iteration_nodes;
 
-        // Time: stop early when the best move is stable, think longer when it keeps changing.
-        best_changes *= BEST_CHANGE_DECAY;
-        if rms[0].mv != last_best {
-            best_changes += 1.0;
-            stable_iterations = 0;
-        } else {
-            stable_iterations += 1;
-        }
-        last_best = rms[0].mv;
-        let falling = falling_score_factor(previous_best_score, rms[0].score);
-        if !is_mate_score(rms[0].score) {
-            previous_best_score = Some(previous_best_score.map_or(rms[0].score, |p| (p + rms[0].score) / 2));
-        }
-        let free_to_stop = !limits.infinite && !w.shared.pondering.load(Ordering::Relaxed);
-        // Read each time: a `ponderhit` may have brought a new clock.
-        let budget = w.shared.budget();
-        if let (Some(b), true) = (budget, free_to_stop) {
-            let stability = if stable_iterations >= STABLE_ITERATIONS { TIME_STABLE_FACTOR } else { 1.0 };
-            let factor = (1.0 + best_changes).min(TIME_MAX_INSTABILITY) * stability * falling;
-            let elapsed = w.shared.clock_elapsed_ms() as f64;
-            let minimum = b.minimum.as_millis() as f64;
-            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
-                break;
-            }
-        }
-        // With one legal move there is nothing to decide; a few plies give a score to show.
-        if budget.is_some() && free_to_stop && rms.len() == 1 && depth >= ONE_MOVE_DEPTH {
+        // Stop early when the best move is stable, think longer when it keeps changing.
+        let best = &rms[0];
+        if w.shared().time.should_stop_after_iteration(depth, best.mv, best.score, rms.len(), &mut trend) {
             break;
         }
-        // A proven mate will not get shorter by searching deeper.
-        if free_to_stop && limits.depth.is_none() && limits.nodes.is_none() {
-            let s = rms[0].score;
-            if is_mate_score(s) && depth > 2 * (MATE - s.abs()) + 4 {
-                break;
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_falling_score_buys_time_and_a_rising_one_saves_it() {
-        assert_eq!(falling_score_factor(None, 50), 1.0);
-        assert!(falling_score_factor(Some(100), -50) > 1.5 - 1e-9);
-        assert!(falling_score_factor(Some(100), 60) > 1.0);
-        assert!(falling_score_factor(Some(0), 100) < 1.0);
-        assert!(falling_score_factor(Some(0), 10_000) >= TIME_FALLING_MIN);
-        assert_eq!(falling_score_factor(Some(0), mated_in(5)), 1.0, "a mate is not a falling score");
     }
 }

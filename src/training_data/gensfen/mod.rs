@@ -7,7 +7,7 @@
 //! limit; a score beyond the limit also ends the game, won by the side it favours. Games end too
 //! at mate, at a win by declaration (27-point rule), at repetition (a draw, or a loss for the
 //! side giving perpetual check) and at the ply limit (a draw). The kept positions are written as
-//! 40-byte records (`learn::record`) with the game's result for their side to move.
+//! 40-byte records (`training_data::record`) with the game's result for their side to move.
 //!
 //! Game `i` depends only on the settings in `GameConfig` and on `i`: its random moves are drawn
 //! from (seed, i) and the search is single-threaded on cleared tables. Threads take games by
@@ -24,8 +24,8 @@ pub mod shards;
 pub use game::{game_rng, play_game, Ending, Game};
 
 use crate::eval::nnue::AnyNetwork;
-use crate::learn::record::{self, RECORD_SIZE};
 use crate::search::{Searcher, Value};
+use crate::training_data::record::{self, RECORD_SIZE};
 use progress::Progress;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -181,6 +181,7 @@ impl RunSummary {
         self.positions_run as f64 * 3600.0 / self.seconds.max(1e-9)
     }
 
+    /// The one-line report printed to stderr now and then during a run, and at its end.
     fn line(&self) -> String {
         let [b, w, d] = self.outcomes;
         let kept_share = self.positions_run as f64 / self.searched_run.max(1) as f64;

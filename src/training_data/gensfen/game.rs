@@ -2,11 +2,11 @@
 //! node count for both sides, and the positions worth learning from, labelled with the result.
 
 use super::GameConfig;
-use crate::learn::record::PackedSfenValue;
 use crate::rng::{splitmix64, Rng};
 use crate::search::value::MATE;
 use crate::search::{BestMove, Bound, Limits, Score, SearchEvent, SearchOptions, Searcher, Value};
 use crate::shogi::{Declaration, EnteringKingRule, Sennichite};
+use crate::training_data::record::PackedSfenValue;
 use crate::types::{Color, Move};
 use crate::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -142,12 +142,15 @@ fn game_over(pos: &Position, max_ply: u32) -> Option<(Option<Color>, Ending)> {
     None
 }
 
+/// What a search of a game position answered.
 enum Searched {
     /// The best move and its score for the side to move.
     Move(Move, Value),
     /// A move from a search stopped before its first iteration completed: no score to keep.
     Unscored(Move),
+    /// The side to move declared a win (entering kings): the game ends, won by the mover.
     Declaration,
+    /// The search resigned before any iteration scored a move: the side to move loses.
     Resign,
 }
 
@@ -200,6 +203,7 @@ fn value_of(score: Score) -> Value {
     }
 }
 
+/// Tests of the generator's games and scores.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -125,6 +125,7 @@ pub fn read_records(r: &mut impl Read) -> io::Result<Vec<PackedSfenValue>> {
     Ok(out)
 }
 
+/// Tests of the record layout.
 #[cfg(test)]
 mod tests {
     use super::*;

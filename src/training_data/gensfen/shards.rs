@@ -23,13 +23,15 @@
 //! ```
 
 use super::{run, RunConfig, RunSummary};
-use crate::learn::record::RECORD_SIZE;
 use crate::sha256;
+use crate::training_data::record::RECORD_SIZE;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The manifest format's version, written on its `version` line.
 const VERSION: &str = "1";
+/// The comment line that opens a manifest.
 const HEADER: &str = "# shomei gensfen shards: `cat g*.bin` in name order is one run's file of their games";
 /// The manifest's name in a shard folder.
 pub const MANIFEST: &str = "MANIFEST.txt";
@@ -50,6 +52,7 @@ pub struct Shard {
 }
 
 impl Shard {
+    /// The shard's manifest line (`shard FILE games FIRST-LAST positions N sha256 HEX`).
     fn line(&self) -> String {
         format!(
             "shard {} games {}-{} positions {} sha256 {}",
@@ -61,6 +64,7 @@ impl Shard {
         )
     }
 
+    /// A shard from its manifest line; `None` if the line is not one.
     fn parse(line: &str) -> Option<Shard> {
         let w: Vec<&str> = line.split_whitespace().collect();
         if w.len() != 8 || w[0] != "shard" || w[2] != "games" || w[4] != "positions" || w[6] != "sha256" {

@@ -6,6 +6,7 @@ use crate::eval::nnue;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// What `shomei gensfen` prints when its command line is wrong.
 const USAGE: &str = "usage: shomei gensfen (--games N | --positions N) [--out FILE] [--depth D] [--nodes N]
          [--seed S] [--threads T] [--random-plies MIN-MAX] [--eval-limit CP] [--max-ply P] [--hash MB]
          [--eval-file NET] [--first-game G] [--shards DIR [--shard-games N]]
@@ -123,6 +124,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
     Ok(config)
 }
 
+/// `text` parsed as a number; the error names `flag`.
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{flag}: '{text}' is not a valid number"))
 }
@@ -133,10 +135,12 @@ fn range(text: &str) -> Result<(u32, u32), String> {
     Ok((number("--random-plies", lo)?, number("--random-plies", hi)?))
 }
 
+/// Tests of the `gensfen` command line.
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A command line split into words.
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
     }

@@ -14,7 +14,9 @@ use crate::types::{Move, PieceKind, Square};
 use crate::Position;
 use std::fmt;
 
+/// The drop flag (bit 14, where `types::Move` has its promotion flag).
 const DROP: u16 = 1 << 14;
+/// The promotion flag (bit 15, where `types::Move` has its drop flag).
 const PROMOTE: u16 = 1 << 15;
 
 /// Why 16 bits are not a move.
@@ -62,6 +64,7 @@ pub fn decode_legal(pos: &Position, v: u16) -> Option<Move> {
     decode(v).ok().filter(|&m| pos.is_legal(m))
 }
 
+/// Tests of the 16-bit move decoding.
 #[cfg(test)]
 mod tests {
     use super::*;

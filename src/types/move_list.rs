@@ -9,7 +9,9 @@ use std::mem::MaybeUninit;
 /// slots are ever read, and `push` writes each of them first.
 #[derive(Clone)]
 pub struct MoveList<M: Copy, const N: usize> {
+    /// The slots; only the first `len` are initialised.
     moves: [MaybeUninit<M>; N],
+    /// The number of moves in the list.
     len: usize,
 }
 

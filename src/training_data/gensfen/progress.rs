@@ -29,7 +29,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The progress file format's version, written on its `version` line.
 const VERSION: &str = "1";
+/// The comment line that opens a progress file.
 const HEADER: &str = "# shomei gensfen: the data file holds games 0..games, positions records of 40 bytes";
 
 /// What a data file holds so far.
@@ -124,6 +126,7 @@ impl Progress {
     }
 }
 
+/// Tests of the progress file.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,7 @@ use std::fmt;
 
 /// Bytes of a packed position.
 pub const PACKED_SIZE: usize = 32;
+/// Bits of a packed position.
 const BITS: usize = PACKED_SIZE * 8;
 
 /// The kinds in the order hands and the box are written: the numbering order, pawn to rook.
@@ -127,8 +128,11 @@ impl fmt::Display for UnpackError {
 
 impl std::error::Error for UnpackError {}
 
+/// Writes a packed position bit by bit, bit 0 of byte 0 first.
 struct BitWriter {
+    /// The bytes written so far, zero beyond `at`.
     bytes: [u8; PACKED_SIZE],
+    /// The number of bits written.
     at: usize,
 }
 
@@ -146,12 +150,17 @@ impl BitWriter {
     }
 }
 
+/// Reads a packed position bit by bit, in the order `BitWriter` writes it; every read is `None`
+/// past the 256th bit.
 struct BitReader<'a> {
+    /// The packed position.
     bytes: &'a [u8; PACKED_SIZE],
+    /// The number of bits read.
     at: usize,
 }
 
 impl BitReader<'_> {
+    /// The next bit.
     fn bit(&mut self) -> Option<u32> {
         if self.at >= BITS {
             return None;
@@ -161,6 +170,7 @@ impl BitReader<'_> {
         Some(b as u32)
     }
 
+    /// The next `len` bits, the first read as bit 0.
     fn bits(&mut self, len: usize) -> Option<u32> {
         (0..len).try_fold(0, |v, i| Some(v | self.bit()? << i))
     }
@@ -197,6 +207,7 @@ impl BitReader<'_> {
         Some((!boxed).then_some((color, kind)))
     }
 
+    /// A colour bit: 0 Black, 1 White.
     fn color(&mut self) -> Option<Color> {
         Some(if self.bit()? == 0 { Color::Black } else { Color::White })
     }
@@ -320,6 +331,7 @@ pub fn unpack_at(bytes: &[u8; PACKED_SIZE], game_ply: u32) -> Result<Position, U
     Position::from_checked_parts(board, hands, side, game_ply, SfenMode::Game).map_err(UnpackError::Position)
 }
 
+/// Tests of the packed format's codes and the refusal of impossible bytes.
 #[cfg(test)]
 mod tests {
     use super::*;

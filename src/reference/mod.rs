@@ -7,11 +7,8 @@
 //! a transposition table, pruning); these generic searches are the small, obviously correct
 //! ones: they play Dobutsu without a table and serve as references in the tests of both games.
 
-pub mod list;
 pub mod search;
 pub mod shogi;
-
-pub use list::MoveList;
 
 /// How a position stands for the side to move, before any move is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

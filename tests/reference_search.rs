@@ -1,14 +1,14 @@
-//! The reference searches of `shomei::game`, run on shogi through its `Game` adapter (Dobutsu's
+//! The reference searches of `shomei::reference`, run on shogi through its `Game` adapter (Dobutsu's
 //! are checked against the solved table in `dobutsu_solve.rs`): alpha-beta returns the plain
 //! minimax value, iterative deepening finds the published length of tsume problems, and the
 //! engine's own minimax agrees with the generic one where no leaf is a checkmate.
 
-use shomei::game::search::{alphabeta, minimax, search};
-use shomei::game::{Game, Status};
+use shomei::reference::search::{alphabeta, minimax, search};
+use shomei::reference::{Game, Status};
 use shomei::rng::Rng;
 use shomei::search::value::INFINITE;
 use shomei::search::{search_value_with, SearchAlgorithm, SearchOptions};
-use shomei::shogi::SfenMode;
+use shomei::shogi::{random_game, MoveDraw, SfenMode};
 use shomei::Position;
 
 const WIN: i32 = <Position as Game>::WIN;
@@ -18,15 +18,8 @@ fn random_position(seed: u64, plies: usize) -> Position {
     const STARTS: [&str; 2] =
         ["startpos", "lnsgk1snl/1r4g2/p1ppppb1p/6pP1/7R1/2P6/P2PPPP1P/1SG6/LN2KGSNL b BP2p 21"];
     let mut rng = Rng::new(seed);
-    let mut pos = Position::from_sfen_mode(STARTS[rng.below(2)], SfenMode::Composed).unwrap();
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.do_move(moves[rng.below(moves.len())]);
-    }
-    pos
+    let start = Position::from_sfen_mode(STARTS[rng.below(2)], SfenMode::Composed).unwrap();
+    random_game(&start, &mut rng, plies, MoveDraw::Uniform).pop().expect("a game holds its start")
 }
 
 #[test]

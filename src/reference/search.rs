@@ -36,11 +36,15 @@ fn terminal_score<G: Game>(pos: &G, ply: u32) -> Option<i32> {
 
 /// When an interruptible search gives up: a stop flag, a deadline, a node limit.
 pub struct Abort<'a> {
+    /// Set by another thread to stop the search; `None` for a search that cannot be stopped.
     stop: Option<&'a AtomicBool>,
+    /// When the search gives up, if it has a time limit.
     deadline: Option<Instant>,
+    /// After how many nodes the search gives up, if it has a node limit.
     node_limit: Option<u64>,
     /// Nodes searched so far.
     pub nodes: u64,
+    /// Set once a limit is hit: from then on every `tick` says to give up.
     aborted: bool,
 }
 

@@ -1,9 +1,12 @@
 //! The position: board, hands, side to move, and a stack of per-move state for unmaking moves.
+//! `from_scratch` recomputes what the position keeps move by move, to check it.
+
+mod from_scratch;
 
 use super::attacks::{self, between, line};
+use super::material::{hand_value, piece_value};
 use super::zobrist;
-use crate::eval::{hand_value, piece_value, Value};
-use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
+use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square, Value};
 
 /// What each ply remembers so the move can be unmade and the search can ask cheap questions.
 #[derive(Clone, Copy, Debug)]
@@ -19,8 +22,9 @@ pub(crate) struct StateInfo {
     pub checkers: Bitboard,
     /// Pieces of either colour that alone stand between the king of colour `c` and an enemy slider.
     pub blockers: [Bitboard; 2],
-    /// The move that led here (`Move::NONE` at the root) and what it captured.
+    /// The move that led here (`Move::NONE` at the root).
     pub last_move: Move,
+    /// What that move captured (`Piece::NONE` when nothing).
     pub captured: Piece,
     /// Consecutive moves by each side, ending at this ply, that gave check.
     pub checks_in_row: [u16; 2],
@@ -32,16 +36,23 @@ pub(crate) struct StateInfo {
 /// A shogi position with its move history.
 #[derive(Clone)]
 pub struct Position {
+    /// Pieces by square, `Piece::NONE` where empty.
     board: [Piece; 81],
+    /// Each colour's pieces.
     by_color: [Bitboard; 2],
+    /// Pieces of each kind, both colours, by `PieceKind::index()` (slot 0 unused).
     by_kind: [Bitboard; 15],
     /// Gold and the four pieces that move like gold, both colours.
     golds: Bitboard,
+    /// Pieces in hand, by colour.
     hands: [Hand; 2],
+    /// The side to move.
     side: Color,
+    /// Each colour's king square, `Square::NO_KING` for a side without one.
     king_sq: [Square; 2],
     /// Ply number of the root position as given by the SFEN move number (1 = first move).
     start_ply: u32,
+    /// One state per ply from the root, the current position's last; `undo_move` pops one.
     states: Vec<StateInfo>,
 }
 
@@ -147,6 +158,7 @@ impl Position {
         self.king_sq[c.index()] != Square::NO_KING
     }
 
+    /// The current ply's state.
     #[inline(always)]
     pub(crate) fn state(&self) -> &StateInfo {
         // There is always at least the root state.
@@ -367,6 +379,7 @@ impl Position {
             & enemy
     }
 
+    /// The pieces of either colour alone between `c`'s king and an enemy slider aimed at it.
     fn compute_blockers(&self, c: Color) -> Bitboard {
         let ksq = self.king_sq[c.index()];
         let occ = self.occupied();
@@ -380,6 +393,7 @@ impl Position {
         blockers
     }
 
+    /// Sets `st`'s checkers and blockers for the position as it stands.
     fn fill_check_info(&self, st: &mut StateInfo) {
         let us = self.side;
         st.checkers = self.attackers_to(!us, self.king_sq[us.index()], self.occupied());
@@ -446,6 +460,7 @@ impl Position {
 
     // ---- making moves ----
 
+    /// Puts `p` on the empty square `sq`, in the board and every bitboard.
     #[inline(always)]
     fn put_piece(&mut self, p: Piece, sq: Square) {
         let b = Bitboard::from_square(sq);
@@ -457,6 +472,7 @@ impl Position {
         }
     }
 
+    /// Takes `p` off `sq`, where it stands, from the board and every bitboard.
     #[inline(always)]
     fn remove_piece(&mut self, p: Piece, sq: Square) {
         let b = Bitboard::from_square(sq);
@@ -586,93 +602,6 @@ impl Position {
     pub fn undo_null_move(&mut self) {
         self.states.pop();
         self.side = !self.side;
-    }
-
-    /// Both key parts computed from scratch; equal to the incremental ones in a correct position.
-    pub fn compute_keys(&self) -> (u64, u64) {
-        let mut board_key = 0u64;
-        for sq in Square::all() {
-            let p = self.board[sq.index()];
-            if p.is_some() {
-                board_key ^= zobrist::piece_square(p, sq);
-            }
-        }
-        if self.side == Color::White {
-            board_key ^= zobrist::side();
-        }
-        let mut hand_key = 0u64;
-        for c in Color::ALL {
-            for k in PieceKind::HAND {
-                let n = self.hands[c.index()].count(k) as u64;
-                hand_key = hand_key.wrapping_add(zobrist::hand_piece(c, k).wrapping_mul(n));
-            }
-        }
-        (board_key, hand_key)
-    }
-
-    /// Board and hand material from Black's point of view, computed from scratch; equal to
-    /// `material()` in a correct position.
-    pub fn compute_material(&self) -> Value {
-        let mut v = 0;
-        for sq in Square::all() {
-            let p = self.board[sq.index()];
-            if p.is_some() {
-                v += if p.color() == Color::Black { piece_value(p.kind()) } else { -piece_value(p.kind()) };
-            }
-        }
-        for k in PieceKind::HAND {
-            let black = self.hands[Color::Black.index()].count(k) as Value;
-            let white = self.hands[Color::White.index()].count(k) as Value;
-            v += (black - white) * hand_value(k);
-        }
-        v
-    }
-
-    /// Checks that every derived structure agrees with the board array: bitboards, king squares,
-    /// keys, material, checkers and pins. For tests; returns what disagrees.
-    pub fn check_consistency(&self) -> Result<(), String> {
-        let mut by_color = [Bitboard::EMPTY; 2];
-        let mut by_kind = [Bitboard::EMPTY; 15];
-        let mut golds = Bitboard::EMPTY;
-        let mut kings = [Square::NO_KING; 2];
-        for sq in Square::all() {
-            let p = self.board[sq.index()];
-            if p.is_none() {
-                continue;
-            }
-            by_color[p.color().index()] |= Bitboard::from_square(sq);
-            by_kind[p.kind().index()] |= Bitboard::from_square(sq);
-            if p.kind().moves_like_gold() {
-                golds |= Bitboard::from_square(sq);
-            }
-            if p.kind() == PieceKind::King {
-                kings[p.color().index()] = sq;
-            }
-        }
-        if by_color != self.by_color || by_kind != self.by_kind || golds != self.golds {
-            return Err("bitboards disagree with the board".into());
-        }
-        if kings != self.king_sq {
-            return Err("king squares disagree with the board".into());
-        }
-        if self.compute_keys() != (self.state().board_key, self.state().hand_key) {
-            return Err("incremental key differs from the key computed from scratch".into());
-        }
-        if self.compute_material() != self.state().material {
-            return Err("incremental material differs from the material counted from scratch".into());
-        }
-        let mut fresh = *self.state();
-        self.fill_check_info(&mut fresh);
-        if fresh.checkers != self.state().checkers || fresh.blockers != self.state().blockers {
-            return Err("checkers or pins are stale".into());
-        }
-        Ok(())
-    }
-
-    /// The full key computed from scratch.
-    pub fn compute_key(&self) -> u64 {
-        let (b, h) = self.compute_keys();
-        b ^ h
     }
 
     // ---- move properties ----
