@@ -82,10 +82,11 @@ fn parse_option(flag: &str, v: &str) -> Result<(String, Option<String>), String>
         Some((n, val)) => (n.trim(), Some(val.to_string())),
         None => (v.trim(), None),
     };
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        return Err(format!(
-            "{flag}: option name '{name}' must be one word (USI option names have no spaces)"
-        ));
+    // Engines of UCI descent declare names with spaces (Fairy-Stockfish's `Skill Level`), which
+    // `setoption name Skill Level value 0` sends as they are; only the word `value` would be
+    // read as the end of the name.
+    if name.is_empty() || name.split_whitespace().any(|w| w == "value") {
+        return Err(format!("{flag}: option name '{name}' is empty or holds the word 'value'"));
     }
     Ok((name.to_string(), value))
 }
@@ -445,7 +446,11 @@ mod tests {
         assert!(err(&["--engine1", "a", "--engine2", "b", "--tc", "fast"]).contains("--tc"));
         assert!(err(&["--engine1", "a", "--engine2", "b", "--bogus", "1"]).contains("--bogus"));
         assert!(err(&["--engine1", "a", "--engine2", "b", "--sprt", "elo0=5", "elo1=0"]).contains("elo0"));
-        assert!(err(&["--engine1", "a", "--engine2", "b", "--option1", "My Opt=1"]).contains("one word"));
+        assert!(err(&["--engine1", "a", "--engine2", "b", "--option1", "My value=1"]).contains("'value'"));
+        assert!(err(&["--engine1", "a", "--engine2", "b", "--option1", "=1"]).contains("empty"));
+        // Names with spaces, as Fairy-Stockfish's `Skill Level`, are kept whole.
+        let parsed = parse_args(&args(&["--engine1", "a", "--engine2", "b", "--option2", "Skill Level=3"]));
+        assert!(parsed.is_ok(), "{:?}", parsed.err());
         assert!(err(&["--engine1", "a", "--engine2", "b", "--dir1", "/nonexistent/dir"]).contains("--dir1"));
     }
 }

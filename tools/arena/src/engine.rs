@@ -308,7 +308,11 @@ impl EngineProcess {
             match words.as_slice() {
                 ["id", "name", rest @ ..] => id.name = Some(rest.join(" ")),
                 ["id", "author", rest @ ..] => id.author = Some(rest.join(" ")),
-                ["option", "name", name, ..] => id.options.push((*name).to_string()),
+                // A name runs up to `type`: engines of UCI descent use names with spaces.
+                ["option", "name", rest @ ..] => {
+                    let name = rest.iter().take_while(|&&w| w != "type").copied().collect::<Vec<_>>();
+                    id.options.push(name.join(" "));
+                }
                 _ => {}
             }
         })?;
