@@ -23,6 +23,7 @@ mod root;
 mod searcher;
 mod see;
 mod shared;
+pub mod skill;
 mod stats;
 pub mod time;
 mod tt;
@@ -32,6 +33,7 @@ pub mod value;
 pub use params::{set_tunable, tunables};
 pub use params::{Tunable, TUNABLE_NAMES};
 pub use searcher::{search_value, search_value_with, Searcher};
+pub use skill::Skill;
 pub use stats::SearchStats;
 pub use time::{Clock, Lateness, TimeBudget, TimeControl, TimeOptions};
 pub use tt::Bound;
@@ -119,6 +121,10 @@ pub struct SearchOptions {
     /// Analysis mode: a line reported before its iteration ends shows that move's last complete
     /// line (the previous iteration's, exact) instead of a bound, so every line shown is exact.
     pub consideration_mode: bool,
+    /// A strength level below full strength (`SkillLevel`, or `UCI_Elo` with
+    /// `UCI_LimitStrength`): a node-bounded search on one thread, then a choice among its best
+    /// lines. `None`: full strength.
+    pub skill: Option<Skill>,
 }
 
 impl Default for SearchOptions {
@@ -137,6 +143,7 @@ impl Default for SearchOptions {
             pv_interval_ms: 300,
             output_fail_lh_pv: true,
             consideration_mode: false,
+            skill: None,
         }
     }
 }

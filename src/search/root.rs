@@ -233,16 +233,29 @@ pub(crate) fn run(
     });
 
     let best = &result_rms[0];
-    let answer = if best.score <= -opts.resign_value && best.score > -INFINITE {
-        BestMove::Resign
-    } else {
-        BestMove::Move(best.mv)
+    let resign = best.score <= -opts.resign_value && best.score > -INFINITE;
+    // A strength level plays one of its best lines, by its own choice.
+    let played = match opts.skill {
+        Some(skill) => &result_rms[skill.choose(pos.key(), &skill_candidates(&result_rms, opts.multipv))],
+        None => best,
     };
-    let ponder = best.pv.get(1).copied();
+    let answer = if resign { BestMove::Resign } else { BestMove::Move(played.mv) };
+    let ponder = played.pv.get(1).copied();
     events.send(SearchEvent::Done { best: answer, ponder, nodes });
     let mut out = vec![main_history_back.unwrap_or_default()];
     out.extend(helper_histories);
     (out, root_mate)
+}
+
+/// The first `lines` root moves with their scores, best first, for a strength level to choose
+/// from. A move the last, interrupted iteration had not scored yet keeps its previous score;
+/// one never scored is left out.
+fn skill_candidates(rms: &[RootMove], lines: usize) -> Vec<(Move, Value)> {
+    rms.iter()
+        .take(lines.max(1))
+        .map(|rm| (rm.mv, if rm.score > -INFINITE { rm.score } else { rm.prev_score }))
+        .take_while(|&(_, v)| v > -INFINITE)
+        .collect()
 }
 
 /// Runs the df-pn solver on the root for as long as the time manager allows (`root_mate_time`);

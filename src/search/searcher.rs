@@ -122,14 +122,23 @@ impl Searcher {
     pub fn start(
         &mut self,
         pos: Position,
-        limits: Limits,
-        options: SearchOptions,
+        mut limits: Limits,
+        mut options: SearchOptions,
         received: Instant,
         events: impl Into<EventSink<SearchEvent>>,
     ) {
         let events = events.into();
         self.stop();
         self.wait();
+        if let Some(skill) = options.skill {
+            // A strength level: its depth and node bounds (or lower ones asked for), one thread so that a
+            // seed replays the same game, and the lines it chooses among.
+            let (depth, nodes) = (skill.depth_limit(), skill.node_limit());
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+            options.threads = 1;
+            options.multipv = options.multipv.max(super::skill::CANDIDATES);
+        }
         let threads = options.threads.max(1);
         let time = TimeManager::new(&limits, &pos, options.time, self.lateness.margin_ms(), received);
         let shared = Arc::new(Shared::new(threads, time));

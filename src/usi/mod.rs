@@ -98,6 +98,9 @@ struct Engine<W: Write> {
     dobutsu: Player,
     /// The opening book `BookFile` names, once opened.
     book: book::BookState,
+    /// Whether the running search's lines carry `multipv`: more than one line is searched
+    /// (`MultiPV`, or the lines a strength level chooses among).
+    show_multipv: bool,
     /// The `go mate` solver of the last solve, kept with its table for the next one while
     /// `USI_Hash` stays the same. Its table and the search's are never held together: each is
     /// freed before the other is allocated, so the memory stays within `USI_Hash`.
@@ -121,6 +124,7 @@ impl<W: Write> Engine<W> {
             dobutsu: Player::new(),
             book: book::BookState::new(),
             mate_solver: None,
+            show_multipv: false,
         }
     }
 
@@ -380,7 +384,7 @@ impl<W: Write> Engine<W> {
 
     /// Prints what the search reports.
     fn handle_search_event(&mut self, event: SearchEvent) {
-        let show_multipv = self.options.multipv > 1;
+        let show_multipv = self.show_multipv;
         match event {
             SearchEvent::Pv(p) => self.say(&info::pv_line(&p, show_multipv)),
             SearchEvent::Progress(p) => self.say(&info::progress_line(&p)),
@@ -474,7 +478,9 @@ impl<W: Write> Engine<W> {
         self.apply_hash_size();
         self.state = State::Searching { position: Box::new(self.position.clone()), go_received: received };
         let events = self.sink(Event::Search);
-        self.searcher.start(self.position.clone(), limits, self.options.search_options(), received, events);
+        let options = self.options.search_options();
+        self.show_multipv = options.multipv > 1 || options.skill.is_some();
+        self.searcher.start(self.position.clone(), limits, options, received, events);
     }
 
     /// `getoption [name]`: the current value of one option, or of every one.

@@ -13,7 +13,7 @@
 
 use crate::book::{BookPolicy, BookSource};
 use crate::eval::nnue::{self, AnyNetwork};
-use crate::search::{SearchAlgorithm, SearchOptions, TimeOptions};
+use crate::search::{skill, SearchAlgorithm, SearchOptions, Skill, TimeOptions};
 use crate::shogi::EnteringKingRule;
 use std::path::Path;
 use table::{declared, Reply, OPTIONS};
@@ -31,6 +31,17 @@ pub struct Options {
     pub threads: usize,
     /// `MultiPV`: how many best lines to search and report.
     pub multipv: usize,
+    /// `SkillLevel`: 0 (weakest) to 20 (full strength).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names instead of `SkillLevel`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for, on the ladder's scale (`search::skill`).
+    pub uci_elo: i32,
+    /// `SkillSeed`: the seed a level's choices are drawn from (0: a new one each time the engine
+    /// starts, so games vary).
+    pub skill_seed: u64,
+    /// The seed drawn at start, used while `skill_seed` is 0.
+    entropy_seed: u64,
     /// `NetworkDelay` (ms): the delay between our `bestmove` and the GUI stopping our clock.
     pub network_delay: u64,
     /// `MinimumThinkingTime` (ms): think at least this long when the clock allows it.
@@ -117,6 +128,11 @@ impl Default for Options {
             ponder: false,
             threads: search.threads,
             multipv: search.multipv,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            uci_elo: skill::ELO_MAX,
+            skill_seed: 0,
+            entropy_seed: crate::rng::Rng::seed_from_entropy(),
             network_delay: search.time.network_delay,
             minimum_thinking_time: search.time.minimum_thinking,
             max_moves_to_draw: search.max_moves_to_draw,
@@ -302,7 +318,16 @@ impl Options {
             pv_interval_ms: self.pv_interval,
             consideration_mode: self.consideration_mode,
             output_fail_lh_pv: self.output_fail_lh_pv,
+            skill: self.skill(),
         }
+    }
+
+    /// The strength level the options ask for (`None`: full strength): `UCI_Elo`'s level under
+    /// `UCI_LimitStrength`, else `SkillLevel`.
+    pub fn skill(&self) -> Option<Skill> {
+        let level = if self.limit_strength { skill::level_for_elo(self.uci_elo) } else { self.skill_level };
+        let seed = if self.skill_seed == 0 { self.entropy_seed } else { self.skill_seed };
+        Skill::new(level, seed)
     }
 
     /// The book the options name (`BookFile`, in `BookDir` when relative), and how to read it;

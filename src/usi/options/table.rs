@@ -5,7 +5,7 @@
 
 use super::{string_value, Options, Variant};
 use crate::eval::nnue;
-use crate::search::SearchAlgorithm;
+use crate::search::{skill, SearchAlgorithm};
 use crate::shogi::EnteringKingRule;
 
 /// What `setoption` answers: a line for the GUI to see, if any, or why the value was refused.
@@ -154,6 +154,16 @@ pub static OPTIONS: &[Spec] = &[
     check("USI_Ponder", |o| o.ponder, |o, v| o.ponder = v),
     spin("Threads", 1, 256, |o| o.threads as i64, |o, v| o.threads = v as usize),
     spin("MultiPV", 1, 600, |o| o.multipv as i64, |o, v| o.multipv = v as usize),
+    spin("SkillLevel", 0, skill::MAX_LEVEL as i64, |o| o.skill_level as i64, |o, v| o.skill_level = v as u32),
+    check("UCI_LimitStrength", |o| o.limit_strength, |o, v| o.limit_strength = v),
+    spin(
+        "UCI_Elo",
+        skill::ELO_MIN as i64,
+        skill::ELO_MAX as i64,
+        |o| o.uci_elo as i64,
+        |o, v| o.uci_elo = v as i32,
+    ),
+    spin("SkillSeed", 0, u32::MAX as i64, |o| o.skill_seed as i64, |o, v| o.skill_seed = v as u64),
     spin("NetworkDelay", 0, 10_000, |o| o.network_delay as i64, |o, v| o.network_delay = v as u64),
     spin(
         "MinimumThinkingTime",
