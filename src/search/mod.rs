@@ -127,6 +127,17 @@ pub struct SearchOptions {
     pub skill: Option<Skill>,
 }
 
+impl SearchOptions {
+    /// How many lines the search searches and reports: `multipv`, and under a strength level at
+    /// least the lines it chooses among.
+    pub fn lines_searched(&self) -> usize {
+        match self.skill {
+            Some(_) => self.multipv.max(skill::CANDIDATES),
+            None => self.multipv,
+        }
+    }
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {

@@ -137,7 +137,7 @@ impl Searcher {
             limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
             limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
             options.threads = 1;
-            options.multipv = options.multipv.max(super::skill::CANDIDATES);
+            options.multipv = options.lines_searched();
         }
         let threads = options.threads.max(1);
         let time = TimeManager::new(&limits, &pos, options.time, self.lateness.margin_ms(), received);

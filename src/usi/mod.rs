@@ -259,7 +259,7 @@ impl<W: Write> Engine<W> {
             Command::Go(GoCommand::Search(limits)) if self.on_dobutsu() => {
                 self.sync_dobutsu_table();
                 self.finish_thinking();
-                let time = self.options.search_options().time;
+                let time = self.options.time_options();
                 let draw_at = self.options.dobutsu_repetition;
                 let job = self.dobutsu.go(limits, time, draw_at, received, self.sink(Event::Dobutsu));
                 self.state = State::Dobutsu(job);
@@ -377,7 +377,7 @@ impl<W: Write> Engine<W> {
                 self.say(&text);
                 // Joined at once, so the next perft or bench a script sends right after the
                 // result is not refused.
-                self.finish_side_job();
+                self.join_side_job();
             }
         }
     }
@@ -479,7 +479,7 @@ impl<W: Write> Engine<W> {
         self.state = State::Searching { position: Box::new(self.position.clone()), go_received: received };
         let events = self.sink(Event::Search);
         let options = self.options.search_options();
-        self.show_multipv = options.multipv > 1 || options.skill.is_some();
+        self.show_multipv = options.lines_searched() > 1;
         self.searcher.start(self.position.clone(), limits, options, received, events);
     }
 
@@ -502,8 +502,9 @@ impl<W: Write> Engine<W> {
         self.answer_book_ponder();
         self.finish_mate();
         match std::mem::replace(&mut self.state, State::Idle) {
-            State::Searching { position, go_received } => {
-                self.state = State::Searching { position, go_received };
+            // The search's `Done` event, drained below, answers and sets the state to idle.
+            searching @ State::Searching { .. } => {
+                self.state = searching;
                 self.searcher.stop();
                 self.searcher.wait();
             }
@@ -553,10 +554,15 @@ impl<W: Write> Engine<W> {
     /// Waits for a running `go perft` or `bench` and prints its result. At end of input a script
     /// still wants the numbers it asked for; `quit` does not wait.
     pub fn finish_side_job(&mut self) {
+        self.join_side_job();
+        self.drain_events();
+    }
+
+    /// Waits for the `go perft` or `bench` thread, if any, to end.
+    fn join_side_job(&mut self) {
         if let Some(job) = self.side_job.take() {
             job.wait();
         }
-        self.drain_events();
     }
 }
 

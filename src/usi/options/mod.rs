@@ -305,10 +305,7 @@ impl Options {
             threads: self.threads,
             multipv: self.multipv,
             algorithm: self.algorithm,
-            time: TimeOptions {
-                network_delay: self.network_delay,
-                minimum_thinking: self.minimum_thinking_time,
-            },
+            time: self.time_options(),
             draw_value: self.draw_value,
             max_moves_to_draw: self.max_moves_to_draw,
             entering_king_rule: self.entering_king_rule,
@@ -320,6 +317,11 @@ impl Options {
             output_fail_lh_pv: self.output_fail_lh_pv,
             skill: self.skill(),
         }
+    }
+
+    /// How the clock is turned into a time budget (`NetworkDelay`, `MinimumThinkingTime`).
+    pub fn time_options(&self) -> TimeOptions {
+        TimeOptions { network_delay: self.network_delay, minimum_thinking: self.minimum_thinking_time }
     }
 
     /// The strength level the options ask for (`None`: full strength): `UCI_Elo`'s level under
