@@ -2,7 +2,7 @@
 """Depth and nodes/s of USI engines on the same positions with the same time, one engine at a time.
 
 Usage:
-  python3 tools/side_by_side.py [--movetime MS] [--bench-set] [--bench-movetime MS]
+  python3 tools/side_by_side.py [--movetime MS] [--bench-set] [--bench-movetime MS] [--per-depth]
                                 --engine NAME=CMD[;OPTION=VALUE...] [--engine ...]
 
 For every position and engine: `usi`, the options, `isready`, `usinewgame`, `position`,
@@ -74,6 +74,8 @@ class Engine:
         # an exact score or the bound of an interrupted iteration); nodes and time come from the
         # last line that counts them.
         last_pv = last_count = None
+        # Nodes when each depth's last line with a PV was sent: the tree size to that depth.
+        per_depth = {}
         while True:
             line = self.lines.get(timeout=movetime / 1000 + 30)
             if line is None:
@@ -83,6 +85,7 @@ class Engine:
                 last_count = w
                 if "pv" in w:
                     last_pv = w
+                    per_depth[int(w[2])] = int(w[w.index("nodes") + 1])
             if w[:1] == ["bestmove"]:
                 break
         if last_pv is None:
@@ -90,7 +93,8 @@ class Engine:
         field = lambda w, k: int(w[w.index(k) + 1]) if k in w else None
         nodes, ms = field(last_count, "nodes"), field(last_count, "time")
         nps = nodes * 1000 // max(ms, 1) if nodes is not None and ms else field(last_count, "nps")
-        return {"depth": field(last_pv, "depth"), "seldepth": field(last_pv, "seldepth"), "nodes": nodes, "nps": nps}
+        return {"depth": field(last_pv, "depth"), "seldepth": field(last_pv, "seldepth"), "nodes": nodes, "nps": nps,
+                "per_depth": per_depth}
 
     def quit(self):
         try:
@@ -141,6 +145,8 @@ def main():
     ap.add_argument("--bench-set", action="store_true")
     ap.add_argument("--bench-movetime", type=int, default=1000)
     ap.add_argument("--game-positions", action="store_true", help="leave out the composed bench positions")
+    ap.add_argument("--per-depth", action="store_true",
+                    help="also print the nodes each engine had searched when it finished each depth")
     a = ap.parse_args()
     engines = [parse_engine(s) for s in a.engine]
     print(f"{'position':12} {'engine':22} {'depth':>5} {'seldepth':>8} {'nodes':>12} {'nodes/s':>10}")
@@ -152,6 +158,9 @@ def main():
             if r:
                 print(f"{label:12} {name:22} {r['depth']:>5} {r['seldepth'] or '-':>8} {r['nodes']:>12} {r['nps']:>10}",
                       flush=True)
+                if a.per_depth:
+                    steps = " ".join(f"{d}:{n}" for d, n in sorted(r["per_depth"].items()))
+                    print(f"{'':12} {'':22} nodes by depth {steps}", flush=True)
     if a.bench_set:
         positions = bench_positions()
         if a.game_positions:

@@ -169,11 +169,16 @@ pub fn dobutsu_text(rec: &GameRecord, info: &MatchInfo) -> String {
     s.push_str(&format!("# opening: {} ({} plies)\n", one_line(&rec.opening.label), rec.opening.moves.len()));
     s.push_str(&rec.usi_line());
     s.push('\n');
-    let times: Vec<String> =
-        rec.moves.iter().map(|m| m.time.map_or("-".to_string(), |t| t.as_millis().to_string())).collect();
-    s.push_str(&format!("# move times (ms): {}\n", times.join(" ")));
+    s.push_str(&format!("# move times (ms): {}\n", move_times_ms(rec)));
     s.push_str(&format!("# {}\n", result_line(rec)));
     s
+}
+
+/// Each move's measured time in milliseconds, space-separated ("-" where none was measured).
+fn move_times_ms(rec: &GameRecord) -> String {
+    let times: Vec<String> =
+        rec.moves.iter().map(|m| m.time.map_or("-".to_string(), |t| t.as_millis().to_string())).collect();
+    times.join(" ")
 }
 
 /// `result 1-0: NAME wins as Black by REASON: DETAIL`, for the end of a record.
@@ -220,6 +225,8 @@ pub fn csa_text(rec: &GameRecord, info: &MatchInfo) -> String {
     s.push_str(&csa_end(rec.outcome.reason, rec.outcome.winner, pos.side_to_move()));
     s.push('\n');
     s.push_str(&format!("'{}\n", result_line(rec)));
+    // CSA's `T` lines hold whole seconds; sub-second clocks need the milliseconds ("-": none measured).
+    s.push_str(&format!("'move times (ms): {}\n", move_times_ms(rec)));
     s
 }
 
@@ -421,6 +428,7 @@ T2
 T3
 %TORYO
 'result 1-0: alpha wins as Black by resign: White (beta) resigned
+'move times (ms): - - 1500 2500 3500
 ";
         assert_eq!(text, expected);
     }

@@ -372,3 +372,63 @@ fn engine_hanging_on_stop_while_pondering_loses_and_the_match_goes_on() {
     assert!(count_before(&ponder, "stop") >= 2, "{ponder}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The CSA records keep each move's time in milliseconds, and `tools/move_times.py` reads them
+/// back: every move an engine played is counted, at least the time the slow engine waited.
+#[test]
+fn move_times_reach_the_records_and_the_plot_script() {
+    let dir = out_dir("move-times");
+    let (e1, e2) = (fake("random"), fake("slow delay=25"));
+    let o = arena(&[
+        "--engine1",
+        &e1,
+        "--engine2",
+        &e2,
+        "--name1",
+        "quick",
+        "--name2",
+        "slow",
+        "--games",
+        "2",
+        "--max-moves",
+        "30",
+        "--tc",
+        "byoyomi=1000",
+        "--openings",
+        "startpos",
+        "--out",
+        dir.to_str().unwrap(),
+        "--seed",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}\n{}", text(&o.stdout), text(&o.stderr));
+    // Plies each engine played, from the records' own move lines.
+    let mut plies = std::collections::HashMap::<String, usize>::new();
+    for g in ["0001.csa", "0002.csa"] {
+        let csa = read(&dir.join("games"), g);
+        let names: Vec<&str> =
+            csa.lines().filter_map(|l| l.strip_prefix("N+").or(l.strip_prefix("N-"))).collect();
+        let moves =
+            csa.lines().filter(|l| l.len() == 7 && (l.starts_with('+') || l.starts_with('-'))).count();
+        let times =
+            csa.lines().find_map(|l| l.strip_prefix("'move times (ms): ")).expect("a move times line");
+        let times: Vec<u64> = times.split(' ').map(|t| t.parse().expect("a number of ms")).collect();
+        assert_eq!(times.len(), moves, "{csa}");
+        for (ply, t) in times.iter().enumerate() {
+            let mover = names[ply % 2];
+            *plies.entry(mover.to_string()).or_default() += 1;
+            if mover == "slow" {
+                assert!(*t >= 25, "ply {ply} of {g}: {t} ms\n{csa}");
+            }
+        }
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../move_times.py");
+    let o = Command::new("python3").arg(&script).arg(&dir).output().expect("run python3");
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    for name in ["quick", "slow"] {
+        let summary = stdout.lines().find(|l| l.starts_with(&format!("{name}: "))).expect(&stdout);
+        assert!(summary.starts_with(&format!("{name}: {} moves, mean ", plies[name])), "{summary}\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
