@@ -5,13 +5,20 @@
 use super::time::TimeManager;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// One thread's node count, alone on its cache lines: every thread writes its own at every node,
+/// and counters sharing a line would make each write evict the line from the other cores.
+/// (128 bytes: some processors fetch lines in adjacent pairs.)
+#[derive(Default)]
+#[repr(align(128))]
+struct NodeCounter(AtomicU64);
+
 /// State the search threads share with each other and with the controller.
 pub(crate) struct Shared {
     /// Set once the search must end: at a hard limit, when the main thread is done, or on `stop`
     /// (`request_stop`).
     pub stop: AtomicBool,
     /// Nodes searched by each thread, indexed by thread id; summed for `info nodes` and node limits.
-    pub nodes: Vec<AtomicU64>,
+    nodes: Vec<NodeCounter>,
     /// Every decision about time, and whether the search is pondering.
     pub time: TimeManager,
 }
@@ -21,7 +28,7 @@ impl Shared {
     pub fn new(threads: usize, time: TimeManager) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            nodes: (0..threads).map(|_| NodeCounter::default()).collect(),
             time,
         }
     }
@@ -33,7 +40,13 @@ impl Shared {
 
     /// Nodes searched so far by all threads together.
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Publishes thread `id`'s node count.
+    #[inline]
+    pub fn set_nodes(&self, id: usize, nodes: u64) {
+        self.nodes[id].0.store(nodes, Ordering::Relaxed);
     }
 
     /// Whether the search has been told to stop.

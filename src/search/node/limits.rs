@@ -55,7 +55,7 @@ impl Worker<'_> {
     #[inline]
     pub(crate) fn count_node(&mut self) {
         self.stats.nodes += 1;
-        self.shared.nodes[self.id].store(self.stats.nodes, Ordering::Relaxed);
+        self.shared.set_nodes(self.id, self.stats.nodes);
         if self.stats.nodes & 1023 == 0 && self.main.is_some() {
             self.check_limits();
         }
