@@ -5,14 +5,16 @@
 //! 2. captures and promotions, by victim value plus what the capture history learnt of them;
 //!    those that lose material by static exchange are put aside;
 //! 3. the two killers and the counter-move;
-//! 4. quiet moves and drops, by history score;
+//! 4. quiet moves and drops, by history score, raised for checks that keep their piece;
 //! 5. the captures put aside.
 //!
 //! In check, all evasions are generated at once and ordered captures first, then by history.
 //! Quiescence uses stages 1 and 2 only (and all evasions in check).
 
 use super::history::{ContinuationRows, History};
-use super::params::{CAPTURE_ATTACKER_DIVISOR, CAPTURE_PROMOTION_BONUS, CAPTURE_VICTIM_WEIGHT};
+use super::params::{
+    tuned, CAPTURE_ATTACKER_DIVISOR, CAPTURE_PROMOTION_BONUS, CAPTURE_VICTIM_WEIGHT, QUIET_CHECK_SEE_MARGIN,
+};
 use super::see::{exchange_value, see_ge};
 use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::shogi::Position;
@@ -187,6 +189,17 @@ impl MovePicker {
             + history.capture_score(pos, m)
     }
 
+    /// Quiet-move score: the history's, raised by `QUIET_CHECK_BONUS` for a check whose
+    /// checking piece is not simply lost.
+    fn quiet_score(pos: &Position, history: &History, rows: ContinuationRows, m: Move) -> i32 {
+        let check_bonus = if pos.gives_check(m) && see_ge(pos, m, QUIET_CHECK_SEE_MARGIN) {
+            tuned!(QUIET_CHECK_BONUS)
+        } else {
+            0
+        };
+        history.quiet_score_in(rows, pos, m) + check_bonus
+    }
+
     /// Generates the moves of `gen` into the kept list.
     fn generate(&mut self, pos: &Position, gen: GenType) -> Box<MoveList> {
         let mut list = self.list.take().unwrap_or_else(|| Box::new(MoveList::new()));
@@ -337,7 +350,7 @@ impl MovePicker {
                         if self.is_special(m) {
                             continue;
                         }
-                        self.scored.push(pack(history.quiet_score_in(rows, pos, m), m));
+                        self.scored.push(pack(Self::quiet_score(pos, history, rows, m), m));
                     }
                     self.list = Some(list);
                     self.len = self.scored.len();
@@ -432,7 +445,7 @@ mod tests {
             while let Some(m) = picker.next(&pos, &history) {
                 given.push(m);
                 if picker.stage == Stage::Quiets {
-                    let key = pack(history.quiet_score(&pos, m), m);
+                    let key = pack(MovePicker::quiet_score(&pos, &history, ContinuationRows::of(&pos), m), m);
                     assert!(key < previous_key, "{pos:?}: {m:?} out of order");
                     previous_key = key;
                     quiet_stage_moves += 1;
@@ -445,5 +458,30 @@ mod tests {
         }
         // Lists longer than two chunks were met often enough for the later chunks to be tested.
         assert!(quiet_runs > 500, "{quiet_runs} long quiet lists");
+    }
+
+    /// With an empty history, the quiet stage gives the checks that keep their piece (by SEE)
+    /// before every other quiet move, and the other quiet moves still come.
+    #[test]
+    fn safe_quiet_checks_come_first_in_the_quiet_stage() {
+        let history = History::new();
+        let mut positions_with_checks = 0;
+        for pos in random_game_positions(0x6368_6b73, 40, 120) {
+            let mut picker =
+                MovePicker::new(PickerKind::Main, &pos, &history, 0, Move::NONE, PickerBuffers::default());
+            let mut quiet_stage = Vec::new();
+            while let Some(m) = picker.next(&pos, &history) {
+                if picker.stage == Stage::Quiets {
+                    quiet_stage.push(m);
+                }
+            }
+            let safe_check = |&m: &Move| pos.gives_check(m) && see_ge(&pos, m, QUIET_CHECK_SEE_MARGIN);
+            let checks = quiet_stage.iter().take_while(|m| safe_check(m)).count();
+            assert!(quiet_stage[checks..].iter().all(|m| !safe_check(m)), "{pos:?}: a safe check came late");
+            if checks > 0 && checks < quiet_stage.len() {
+                positions_with_checks += 1;
+            }
+        }
+        assert!(positions_with_checks > 100, "{positions_with_checks} positions with safe quiet checks");
     }
 }

@@ -188,6 +188,16 @@ pub const CAPTURE_PROMOTION_BONUS: i32 = 300;
 /// The attacker's exchange value is divided by this before it is taken off.
 pub const CAPTURE_ATTACKER_DIVISOR: i32 = 64;
 
+// Quiet-move ordering: a quiet move that gives check, and whose checking piece survives by
+// static exchange (SEE at least `QUIET_CHECK_SEE_MARGIN`), is scored this much above its history
+// (butterfly plus two continuations, within +-49,152). The search extends such checks, so
+// they are often what refutes a move; ordering them early gave +73.2 +/- 34.2 Elo at 50,000
+// nodes a move (issue 43).
+tunable!(QUIET_CHECK_BONUS = 12_000, 0..=30_000);
+/// The SEE a checking quiet move needs for `QUIET_CHECK_BONUS`, in exchange units (a pawn is
+/// 200): a check that loses a little material can still start an attack.
+pub const QUIET_CHECK_SEE_MARGIN: i32 = -160;
+
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
 // Quiescence futility: a capture is skipped when the static evaluation plus this margin plus the
@@ -274,6 +284,7 @@ tunable_list!(
     LMR_BASE_CENTI,
     LMR_DIVISOR_CENTI,
     LMR_HISTORY_DIVISOR,
+    QUIET_CHECK_BONUS,
     QS_FUTILITY_MARGIN
 );
 
