@@ -21,8 +21,13 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------------------------
 // Mate in one
 
-/// `generate_checks` lists exactly the legal moves that give check.
+/// `generate_checks` lists exactly the legal moves that give check, and the list form of the
+/// test (`check_squares`, `gives_check_from`) agrees with `gives_check` on every legal move.
 fn check_checks(p: &Position) {
+    let squares = p.check_squares();
+    for &m in p.legal_moves().iter() {
+        assert_eq!(p.gives_check_from(m, &squares), p.gives_check(m), "{} {m}", p.to_sfen());
+    }
     let mut fast = shomei::shogi::MoveList::new();
     shomei::mate::generate_checks(p, &mut fast);
     let mut a: Vec<u16> = fast.iter().map(|m| m.raw()).collect();

@@ -18,7 +18,7 @@ use super::params::{
 use super::see::{exchange_value, see_ge};
 use crate::shogi::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::shogi::Position;
-use crate::types::{Move, PieceKind};
+use crate::types::{Bitboard, Move, PieceKind};
 
 /// Where the picker stands; `next` runs the stages in the order of the module's list, each
 /// stage moving on to the next when it runs out.
@@ -190,9 +190,16 @@ impl MovePicker {
     }
 
     /// Quiet-move score: the history's, raised by `QUIET_CHECK_BONUS` for a check whose
-    /// checking piece is not simply lost.
-    fn quiet_score(pos: &Position, history: &History, rows: ContinuationRows, m: Move) -> i32 {
-        let check_bonus = if pos.gives_check(m) && see_ge(pos, m, QUIET_CHECK_SEE_MARGIN) {
+    /// checking piece is not simply lost (`check_squares`: the position's).
+    fn quiet_score(
+        pos: &Position,
+        history: &History,
+        rows: ContinuationRows,
+        check_squares: &[Bitboard; 15],
+        m: Move,
+    ) -> i32 {
+        let check_bonus = if pos.gives_check_from(m, check_squares) && see_ge(pos, m, QUIET_CHECK_SEE_MARGIN)
+        {
             tuned!(QUIET_CHECK_BONUS)
         } else {
             0
@@ -346,11 +353,12 @@ impl MovePicker {
                     self.scored.clear();
                     self.next = 0;
                     let rows = ContinuationRows::of(pos);
+                    let check_squares = pos.check_squares();
                     for &m in list.iter() {
                         if self.is_special(m) {
                             continue;
                         }
-                        self.scored.push(pack(Self::quiet_score(pos, history, rows, m), m));
+                        self.scored.push(pack(Self::quiet_score(pos, history, rows, &check_squares, m), m));
                     }
                     self.list = Some(list);
                     self.len = self.scored.len();
@@ -445,7 +453,16 @@ mod tests {
             while let Some(m) = picker.next(&pos, &history) {
                 given.push(m);
                 if picker.stage == Stage::Quiets {
-                    let key = pack(MovePicker::quiet_score(&pos, &history, ContinuationRows::of(&pos), m), m);
+                    let key = pack(
+                        MovePicker::quiet_score(
+                            &pos,
+                            &history,
+                            ContinuationRows::of(&pos),
+                            &pos.check_squares(),
+                            m,
+                        ),
+                        m,
+                    );
                     assert!(key < previous_key, "{pos:?}: {m:?} out of order");
                     previous_key = key;
                     quiet_stage_moves += 1;
