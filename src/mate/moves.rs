@@ -24,52 +24,20 @@ pub(crate) fn pawn_files(pos: &Position, c: Color) -> Bitboard {
     files
 }
 
-/// For every piece kind, the squares from which a piece of that kind of colour `us` would attack
-/// `ksq` with occupancy `occ` (the reverse attack sets). Indexed by `PieceKind::index()`.
-#[inline]
-fn check_squares(us: Color, ksq: Square, occ: Bitboard) -> [Bitboard; 15] {
-    let lance = attacks::lance_attacks(!us, ksq, occ);
-    check_squares_with(us, ksq, lance, attacks::bishop_attacks(ksq, occ), attacks::rook_attacks(ksq, occ))
-}
-
-/// `check_squares` cut down to the squares next to `ksq` for the sliders (knights keep their two
-/// squares): all a search for contact checks needs, from table lookups alone (a square next to
-/// the king is never cut off from it).
+/// `Position::check_squares` cut down to the squares next to `ksq` for the sliders (knights keep
+/// their two squares): all a search for contact checks needs, from table lookups alone (a square
+/// next to the king is never cut off from it).
 #[inline]
 fn contact_check_squares(us: Color, ksq: Square) -> [Bitboard; 15] {
     let king = attacks::king_attacks(ksq);
     let lance = attacks::pawn_attacks(!us, ksq);
-    check_squares_with(us, ksq, lance, attacks::bishop_pseudo(ksq) & king, attacks::rook_pseudo(ksq) & king)
-}
-
-/// The checking squares of every kind, given those of the three sliders (the step pieces' come
-/// from their tables; the promoted sliders add the king's steps).
-#[inline(always)]
-fn check_squares_with(
-    us: Color,
-    ksq: Square,
-    lance: Bitboard,
-    bishop: Bitboard,
-    rook: Bitboard,
-) -> [Bitboard; 15] {
-    let them = !us;
-    let mut t = [Bitboard::EMPTY; 15];
-    let gold = attacks::gold_attacks(them, ksq);
-    let king = attacks::king_attacks(ksq);
-    t[PieceKind::Pawn.index()] = attacks::pawn_attacks(them, ksq);
-    t[PieceKind::Lance.index()] = lance;
-    t[PieceKind::Knight.index()] = attacks::knight_attacks(them, ksq);
-    t[PieceKind::Silver.index()] = attacks::silver_attacks(them, ksq);
-    t[PieceKind::Gold.index()] = gold;
-    t[PieceKind::Bishop.index()] = bishop;
-    t[PieceKind::Rook.index()] = rook;
-    t[PieceKind::ProPawn.index()] = gold;
-    t[PieceKind::ProLance.index()] = gold;
-    t[PieceKind::ProKnight.index()] = gold;
-    t[PieceKind::ProSilver.index()] = gold;
-    t[PieceKind::Horse.index()] = bishop | king;
-    t[PieceKind::Dragon.index()] = rook | king;
-    t
+    attacks::check_squares_with(
+        us,
+        ksq,
+        lance,
+        attacks::bishop_pseudo(ksq) & king,
+        attacks::rook_pseudo(ksq) & king,
+    )
 }
 
 /// Every square a slider of `kind` and colour `us` on `from` could reach on an empty board (a
@@ -136,7 +104,7 @@ fn generate_checks_with(pos: &Position, list: &mut MoveList, mate_escapes: Optio
     let chk = if contact_only && discoverers.is_empty() {
         contact_check_squares(us, ksq)
     } else {
-        check_squares(us, ksq, occ)
+        pos.check_squares()
     };
 
     // Drops.

@@ -414,6 +414,40 @@ pub fn attacks(c: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard
     }
 }
 
+/// For every piece kind (by `PieceKind::index()`; the king's slot empty), the squares from which
+/// a piece of that kind and colour `us` would attack the enemy king on `ksq`, given the checking
+/// squares of the three unpromoted sliders: attacks are symmetric, so the step pieces' come from
+/// their tables seen from the king, the gold's serve the promoted small pieces, and the promoted
+/// sliders add the king's steps. The mate search passes cut-down slider sets for contact checks.
+#[inline(always)]
+pub fn check_squares_with(
+    us: Color,
+    ksq: Square,
+    lance: Bitboard,
+    bishop: Bitboard,
+    rook: Bitboard,
+) -> [Bitboard; 15] {
+    use PieceKind::*;
+    let them = !us;
+    let mut t = [Bitboard::EMPTY; 15];
+    let gold = gold_attacks(them, ksq);
+    let king = king_attacks(ksq);
+    t[Pawn.index()] = pawn_attacks(them, ksq);
+    t[Lance.index()] = lance;
+    t[Knight.index()] = knight_attacks(them, ksq);
+    t[Silver.index()] = silver_attacks(them, ksq);
+    t[Gold.index()] = gold;
+    t[Bishop.index()] = bishop;
+    t[Rook.index()] = rook;
+    t[ProPawn.index()] = gold;
+    t[ProLance.index()] = gold;
+    t[ProKnight.index()] = gold;
+    t[ProSilver.index()] = gold;
+    t[Horse.index()] = bishop | king;
+    t[Dragon.index()] = rook | king;
+    t
+}
+
 /// Board regions used by the move rules.
 pub mod masks {
     use crate::types::{Bitboard, Color};

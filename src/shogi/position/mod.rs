@@ -650,18 +650,21 @@ impl Position {
     }
 
     /// For each piece kind (by `PieceKind::index()`), the squares from which a piece of that kind
-    /// of the side to move would attack the enemy king: `gives_check` for a whole move list at the
-    /// cost of one attack lookup per kind (`gives_check_from`).
+    /// of the side to move would attack the enemy king (`attacks::check_squares_with`):
+    /// `gives_check` for a whole move list at the cost of three slider lookups
+    /// (`gives_check_from`).
     pub fn check_squares(&self) -> [Bitboard; 15] {
-        let ksq = self.king_sq[(!self.side).index()];
+        let them = !self.side;
+        let ksq = self.king_sq[them.index()];
         let occ = self.occupied();
-        let mut squares = [Bitboard::EMPTY; 15];
-        for kind in PieceKind::ALL {
-            // Attacks are symmetric: our piece on s reaches the king iff the enemy's piece of the
-            // same kind on the king's square reaches s.
-            squares[kind.index()] = attacks::attacks(!self.side, kind, ksq, occ);
-        }
-        squares
+        let lance = attacks::lance_attacks(them, ksq, occ);
+        attacks::check_squares_with(
+            self.side,
+            ksq,
+            lance,
+            attacks::bishop_attacks(ksq, occ),
+            attacks::rook_attacks(ksq, occ),
+        )
     }
 
     /// `gives_check` with the side to move's `check_squares`. The same answer in every legal
