@@ -73,7 +73,10 @@ def main():
     tree = os.path.join(args.out, "YaneuraOu")
     if os.path.exists(tree):
         shutil.rmtree(tree)
-    shutil.copytree(args.source, tree, symlinks=True)
+    # Only the sources and the material edition's objects are needed: build_peers.sh's binaries and
+    # its other editions' objects stay behind.
+    skip = shutil.ignore_patterns("bin_*", "obj_mate*", "obj_nnue*")
+    shutil.copytree(args.source, tree, symlinks=True, ignore=skip)
     path = os.path.join(tree, SEARCH)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
