@@ -16,6 +16,13 @@ Bits of `YO_ABL` (the wrapper's argument):
     2  no null move (its "Step 9")
     4  shomei's check extension: one ply for a check with SEE >= 0 while ply < 2 x root depth,
        where no singular extension applies
+    8  shomei's reach of the late-move reduction: captures (and pawn promotions), checks and
+       moves out of check are never reduced
+   16  no extra reduction at expected cut nodes (its 3.5 plies, the `cutNode` term)
+   32  quiescence without its move-count limit (past the first two moves, only checks and
+       recaptures are searched unless pruned by futility)
+   64  no ProbCut (its "Step 11")
+  128  no internal iterative reduction (its "Step 10")
 
 The edits are made by line number in the pinned file, so no YaneuraOu text is kept here; the
 build is for measurement only (YaneuraOu is GPL; nothing of it goes into shomei).
@@ -44,19 +51,33 @@ CHECK_EXTENSION = (
     "            extension = 1;\n"
 )
 
+# The moves shomei's late-move reduction leaves alone (bit 8).
+TACTICAL = "capture || givesCheck || ss->inCheck"
+# Without a reduced search they get the full-depth null window; `r` 0 keeps its one- or two-ply
+# cut there from applying to them.
+NO_REDUCTION_FOR_TACTICAL = f"            if (yo_abl(8) && ({TACTICAL})) r = 0;\n"
+
 
 def edit(lines):
     """The pinned file's lines with the switches added (1-based line numbers of that file)."""
     out = list(lines)
 
-    def guard(line_no, bit):
-        # The line opens with `if (`: the switch goes first inside the condition.
+    def guard(line_no, bit, skip_when=None):
+        # The line opens with `if (`: the switch goes first inside the condition. By default the
+        # step is skipped whenever the bit is set; `skip_when` narrows that to some moves.
         text = out[line_no - 1]
         at = text.index("if (") + len("if (")
-        out[line_no - 1] = text[:at] + f"!yo_abl({bit}) && " + text[at:]
+        test = f"yo_abl({bit})" if skip_when is None else f"(yo_abl({bit}) && ({skip_when}))"
+        out[line_no - 1] = text[:at] + f"!{test} && " + text[at:]
 
     # Bottom up, so that earlier line numbers stay valid.
+    guard(4928, 32)  # quiescence: the move-count limit
+    out.insert(4027, NO_REDUCTION_FOR_TACTICAL)  # before the full-depth null-window search (line 4028)
+    guard(3954, 8, TACTICAL)  # the reduced search
+    guard(3903, 16)  # the cut-node reduction
     out.insert(3859, CHECK_EXTENSION)  # after the singular-extension block closes (line 3859)
+    guard(3359, 64)  # ProbCut
+    guard(3319, 128)  # internal iterative reduction
     guard(3236, 2)  # null move
     guard(3225, 1)  # reverse futility
     out.insert(23, SWITCH_FUNCTIONS)  # after the file's own header include (line 23)
