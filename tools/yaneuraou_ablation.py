@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Builds YaneuraOu's material edition with parts of its search switched off (or shomei's check
-extension switched on) by an environment variable, to learn what each part is worth to
-YaneuraOu itself (issue 43: why its pruning pays in its search and loses in shomei's).
+"""Builds YaneuraOu's material edition with parts of its search switched off or made like
+shomei's by an environment variable, to learn what each part is worth to YaneuraOu itself
+(issue 43: where its lead over shomei's search at equal evaluation comes from).
 
 It copies the YaneuraOu work tree that `../shared/tools/build_peers.sh` leaves (default
 /tmp/peers/YaneuraOu, the pinned commit 33ccf1f), checks that the search source is the one the
@@ -19,8 +19,8 @@ Bits of `YO_ABL` (the wrapper's argument):
     8  shomei's reach of the late-move reduction: captures (and pawn promotions), checks and
        moves out of check are never reduced
    16  no extra reduction at expected cut nodes (its 3.5 plies, the `cutNode` term)
-   32  quiescence without its move-count limit (past the first two moves, only checks and
-       recaptures are searched unless pruned by futility)
+   32  quiescence without its move-count limit (past its first two moves, only checks and
+       recaptures are searched)
    64  no ProbCut (its "Step 11")
   128  no internal iterative reduction (its "Step 10")
 
