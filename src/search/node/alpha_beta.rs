@@ -270,14 +270,20 @@ impl Worker<'_> {
             }
             let new_depth = depth - 1 + extension;
 
-            // Step 12. Late-move reduction: quiet moves after the first are searched shallower,
-            // more so at non-PV nodes, less when improving or with a good history. (Measured and
-            // dropped: less for killers, at the root, for captures and checks.)
+            // Step 12. Late-move reduction: every move after the first is searched shallower
+            // (captures, promotions and moves out of check too; only checks that were extended
+            // are not), more so at non-PV nodes, less when improving or with a good history.
+            // Captures and promotions are reduced a ply less than quiet moves and steered by
+            // their capture history. (Measured and dropped: less for killers, at the root.)
             let mut r = 0;
-            if pruning && moves_tried > 0 && depth >= LMR_MIN_DEPTH && quiet && !in_check && !gives_check {
+            if pruning && moves_tried > 0 && depth >= LMR_MIN_DEPTH && (!gives_check || extension <= 0) {
                 r = self.lmr[depth.min(63) as usize][(moves_tried + 1).min(63)];
                 r += (!PV) as i32 - improving as i32;
-                r -= self.history.quiet_score(&self.pos, m) / tuned!(LMR_HISTORY_DIVISOR);
+                r -= if quiet {
+                    self.history.quiet_score(&self.pos, m) / tuned!(LMR_HISTORY_DIVISOR)
+                } else {
+                    1 + self.history.capture_score(&self.pos, m) / CAPTURE_LMR_HISTORY_DIVISOR
+                };
                 r = r.clamp(0, (new_depth - 1).max(0));
                 if r > 0 {
                     self.stats.lmr_reductions += 1;
