@@ -16,8 +16,8 @@ Bits of `YO_ABL` (the wrapper's argument):
     2  no null move (its "Step 9")
     4  shomei's check extension: one ply for a check with SEE >= 0 while ply < 2 x root depth,
        where no singular extension applies
-    8  shomei's reach of the late-move reduction: captures (and pawn promotions), checks and
-       moves out of check are never reduced
+    8  shomei's reach of the late-move reduction before f67be26: captures (and pawn
+       promotions), checks and moves out of check are never reduced
    16  no extra reduction at expected cut nodes (its 3.5 plies, the `cutNode` term)
    32  quiescence without its move-count limit (past its first two moves, only checks and
        recaptures are searched)
@@ -51,7 +51,7 @@ CHECK_EXTENSION = (
     "            extension = 1;\n"
 )
 
-# The moves shomei's late-move reduction leaves alone (bit 8).
+# The moves shomei's late-move reduction left alone before f67be26 (bit 8).
 TACTICAL = "capture || givesCheck || ss->inCheck"
 # Without a reduced search they get the full-depth null window; `r` 0 keeps its one- or two-ply
 # cut there from applying to them.
