@@ -439,9 +439,13 @@ impl Table<'_> {
         }
         let Some(ponder) = self.pondering[e].take() else { return Ok(Start::Go) };
         if self.moves.last().is_some_and(|m| m.mv == ponder.guess) {
+            // The clock starts before `ponderhit` is written: an engine that answers at once can
+            // have its line timed before this thread runs again, and a `t0` taken after the
+            // write would make that answer look earlier than the `ponderhit` it answers.
+            let t0 = Instant::now();
             proc.send("ponderhit");
             self.answers[e].ponder.ponderhit += 1;
-            return Ok(Start::Hit { t0: Instant::now(), ponder });
+            return Ok(Start::Hit { t0, ponder });
         }
         proc.send("stop");
         self.answers[e].ponder.stop += 1;
