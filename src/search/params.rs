@@ -147,7 +147,7 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 tunable!(LMR_HISTORY_DIVISOR = 17_126, 6000..=40000);
 /// A capture's or promotion's capture-history score (within `HISTORY_MAX`) divided by this is taken
 /// off its reduction: one ply less from half the cap up, one more from half the cap down.
-pub const CAPTURE_LMR_HISTORY_DIVISOR: i32 = 8192;
+pub const CAPTURE_LMR_HISTORY_DIVISOR: i32 = HISTORY_MAX / 2;
 
 /// History: bonus cap and the gravity limit that keeps scores bounded.
 pub const HISTORY_MAX: i32 = 16_384;
