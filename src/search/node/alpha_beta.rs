@@ -188,8 +188,8 @@ impl Worker<'_> {
             // Step 10. Pruning at shallow depth: late quiet moves, futile ones, and moves that
             // lose material by SEE. Futility and SEE look at the depth a late move would be
             // searched to after its reduction. PV nodes are pruned too, as in Stockfish and
-            // YaneuraOu: their late moves are as unlikely to matter, and sparing them cost a
-            // third of the nodes to a given depth (docs/strength.md, tenth screen).
+            // YaneuraOu: their late moves are as unlikely to matter, and pruning them takes 39%
+            // off the bench's nodes, 44% with the network (docs/strength.md, tenth screen).
             if pruning && moves_tried > 0 && best > -MATE_IN_MAX_PLY && !in_check {
                 // Late-move pruning: enough moves picked at a shallow node; no more quiets.
                 if depth <= LMP_MAX_DEPTH && move_count >= lmp_limit(depth, improving) {
