@@ -1,5 +1,6 @@
-//! The incremental key equals a key recomputed from scratch at every node, and unmaking a move
-//! restores the position exactly.
+//! The incremental key equals a key recomputed from scratch at every node, the key a move is
+//! predicted to give (`key_after`) equals the key it gives, and unmaking a move restores the
+//! position exactly.
 
 use shomei::shogi::SfenMode;
 use shomei::Position;
@@ -31,7 +32,9 @@ fn walk(pos: &mut Position, depth: u32, nodes: &mut u64) {
     }
     let before = snapshot(pos);
     for &m in pos.legal_moves().iter() {
+        let predicted = pos.key_after(m);
         pos.do_move(m);
+        assert_eq!(pos.key(), predicted, "key_after({m}) in {}", before.sfen);
         walk(pos, depth - 1, nodes);
         pos.undo_move();
         let after = snapshot(pos);

@@ -98,8 +98,9 @@ impl Worker<'_> {
             if !in_check && !see_ge(&self.pos, m, QS_SEE_MARGIN) {
                 continue;
             }
+            // Fetch the child's table entry while the move is made.
+            self.tt.prefetch(self.pos.key_after(m));
             self.make_move(m);
-            self.tt.prefetch(self.pos.key());
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qply + 1);
             self.unmake_move();
             if self.stopped() {
