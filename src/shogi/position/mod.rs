@@ -198,6 +198,7 @@ impl Position {
 
     /// The key `do_move(m)` would give, without making the move: the search prefetches the
     /// child's table entry with it, so the memory fetch overlaps the work of making the move.
+    /// It repeats `do_move`'s key updates; `tests/hash_consistency.rs` holds the two together.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
         let us = self.side;
