@@ -198,29 +198,34 @@ impl Position {
 
     /// The key `do_move(m)` would give, without making the move: the search prefetches the
     /// child's table entry with it, so the memory fetch overlaps the work of making the move.
-    /// It repeats `do_move`'s key updates; `tests/hash_consistency.rs` holds the two together.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
+        let (board_key, hand_key) = self.keys_after(m);
+        board_key ^ hand_key
+    }
+
+    /// The board and hand keys after legal move `m`, from this position's: the one place that
+    /// says how a move changes the key, for `do_move` and `key_after` alike.
+    #[inline(always)]
+    fn keys_after(&self, m: Move) -> (u64, u64) {
         let us = self.side;
         let st = self.state();
         let mut board_key = st.board_key ^ zobrist::side();
         let mut hand_key = st.hand_key;
         let to = m.to();
         if m.is_drop() {
-            let k = m.dropped_kind();
-            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, k));
-            board_key ^= zobrist::piece_square(Piece::new(us, k), to);
+            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, m.dropped_kind()));
         } else {
-            let p = self.board[m.from().index()];
+            let from = m.from();
             let captured = self.board[to.index()];
             if captured.is_some() {
                 board_key ^= zobrist::piece_square(captured, to);
                 hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, captured.kind().unpromoted()));
             }
-            let moved = if m.is_promotion() { Piece::new(us, p.kind().promoted()) } else { p };
-            board_key ^= zobrist::piece_square(p, m.from()) ^ zobrist::piece_square(moved, to);
+            board_key ^= zobrist::piece_square(self.board[from.index()], from);
         }
-        board_key ^ hand_key
+        board_key ^= zobrist::piece_square(self.moved_piece_after(m), to);
+        (board_key, hand_key)
     }
 
     /// The key of board and side to move only, without hands.
@@ -515,8 +520,7 @@ impl Position {
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
         let prev = *self.state();
-        let mut board_key = prev.board_key ^ zobrist::side();
-        let mut hand_key = prev.hand_key;
+        let (board_key, hand_key) = self.keys_after(m);
         // Material gained by the mover (a drop loses the difference between hand and board).
         let mut gain;
         let mut captured = Piece::NONE;
@@ -524,10 +528,7 @@ impl Position {
         if m.is_drop() {
             let k = m.dropped_kind();
             self.hands[us.index()].remove(k);
-            hand_key = hand_key.wrapping_sub(zobrist::hand_piece(us, k));
-            let p = Piece::new(us, k);
-            self.put_piece(p, to);
-            board_key ^= zobrist::piece_square(p, to);
+            self.put_piece(Piece::new(us, k), to);
             gain = piece_value(k) - hand_value(k);
         } else {
             let from = m.from();
@@ -536,14 +537,11 @@ impl Position {
             captured = self.board[to.index()];
             if captured.is_some() {
                 self.remove_piece(captured, to);
-                board_key ^= zobrist::piece_square(captured, to);
                 let k = captured.kind().unpromoted();
                 self.hands[us.index()].add(k);
-                hand_key = hand_key.wrapping_add(zobrist::hand_piece(us, k));
                 gain = piece_value(captured.kind()) + hand_value(k);
             }
             self.remove_piece(p, from);
-            board_key ^= zobrist::piece_square(p, from);
             let moved = if m.is_promotion() {
                 gain += piece_value(p.kind().promoted()) - piece_value(p.kind());
                 Piece::new(us, p.kind().promoted())
@@ -551,7 +549,6 @@ impl Position {
                 p
             };
             self.put_piece(moved, to);
-            board_key ^= zobrist::piece_square(moved, to);
             if p.kind() == PieceKind::King {
                 self.king_sq[us.index()] = to;
             }
