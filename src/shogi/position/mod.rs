@@ -533,6 +533,7 @@ impl Position {
         } else {
             let from = m.from();
             let p = self.board[from.index()];
+            let moved = self.moved_piece_after(m);
             gain = 0;
             captured = self.board[to.index()];
             if captured.is_some() {
@@ -542,12 +543,8 @@ impl Position {
                 gain = piece_value(captured.kind()) + hand_value(k);
             }
             self.remove_piece(p, from);
-            let moved = if m.is_promotion() {
-                gain += piece_value(p.kind().promoted()) - piece_value(p.kind());
-                Piece::new(us, p.kind().promoted())
-            } else {
-                p
-            };
+            // A promotion gains the difference in value (nothing otherwise).
+            gain += piece_value(moved.kind()) - piece_value(p.kind());
             self.put_piece(moved, to);
             if p.kind() == PieceKind::King {
                 self.king_sq[us.index()] = to;
