@@ -222,6 +222,10 @@ pub const TIME_STABLE_FACTOR: f64 = 0.7;
 pub const TIME_MAX_INSTABILITY: f64 = 2.5;
 /// Searching stops after an iteration once this share of the optimum (times the factors) has passed.
 pub const TIME_OPTIMUM_SHARE: f64 = 0.6;
+/// `TIME_OPTIMUM_SHARE` under a Fischer clock (an increment, no byoyomi), where the time saved
+/// piles up unspent: at 10 s + 100 ms, the share of 0.6 ended games with a median 2.4 s left
+/// (docs/strength.md, sixteenth and eighteenth screens).
+pub const TIME_OPTIMUM_SHARE_FISCHER: f64 = 1.0;
 /// A best score falling by this much below the running average of earlier iterations doubles the
 /// time to think; the factor stays within `TIME_FALLING_MIN..=TIME_FALLING_MAX`.
 pub const TIME_FALLING_SCORE_SCALE: f64 = 200.0;

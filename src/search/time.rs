@@ -10,7 +10,8 @@
 use super::params::{
     BEST_CHANGE_DECAY, ONE_MOVE_DEPTH, ROOT_MATE_ANALYSIS, ROOT_MATE_MAX, ROOT_MATE_MIN,
     ROOT_MATE_OPTIMUM_DIVISOR, STABLE_ITERATIONS, TIME_FALLING_MAX, TIME_FALLING_MIN,
-    TIME_FALLING_SCORE_SCALE, TIME_MAX_INSTABILITY, TIME_OPTIMUM_SHARE, TIME_STABLE_FACTOR,
+    TIME_FALLING_SCORE_SCALE, TIME_MAX_INSTABILITY, TIME_OPTIMUM_SHARE, TIME_OPTIMUM_SHARE_FISCHER,
+    TIME_STABLE_FACTOR,
 };
 use super::value::{is_mate_score, Value, MATE};
 use super::Limits;
@@ -55,7 +56,7 @@ pub struct TimeOptions {
 }
 
 /// The budget for one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeBudget {
     /// Never stop between iterations before this: byoyomi not used is lost.
     pub minimum: Duration,
@@ -63,6 +64,8 @@ pub struct TimeBudget {
     pub optimum: Duration,
     /// Never think longer than this.
     pub maximum: Duration,
+    /// The share of the scaled optimum after which a finished iteration ends the search.
+    pub stop_share: f64,
 }
 
 /// Clock values above this (about 35 years) are treated as this.
@@ -152,13 +155,18 @@ pub fn budget(
         TimeControl::MoveTime(t) => {
             let t = t.min(MAX_CLOCK_MS);
             let usable = t.saturating_sub(delay_within(t, opts.network_delay + margin)).max(1);
-            TimeBudget { minimum: ms(usable), optimum: ms(usable), maximum: ms(usable) }
+            TimeBudget {
+                minimum: ms(usable),
+                optimum: ms(usable),
+                maximum: ms(usable),
+                stop_share: TIME_OPTIMUM_SHARE,
+            }
         }
         TimeControl::Clock(c) => clock_budget(&c, side, opts, game_ply, margin),
     };
     // MinimumThinkingTime raises the floor, within what the clock allows.
     let minimum = b.minimum.max(ms(opts.minimum_thinking).min(b.maximum));
-    Some(TimeBudget { minimum, optimum: b.optimum.max(minimum), maximum: b.maximum })
+    Some(TimeBudget { minimum, optimum: b.optimum.max(minimum), ..b })
 }
 
 /// The budget under a main-time clock (`budget`'s `TimeControl::Clock` case): with byoyomi, all of
@@ -179,17 +187,30 @@ fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32, margi
         let per_move = byoyomi.saturating_sub(delay_within(byoyomi, opts.network_delay + margin)).max(1);
         if (left as f64) < byoyomi as f64 * FINAL_PUSH_PERIODS {
             let all = ms(left + per_move);
-            return TimeBudget { minimum: all, optimum: all, maximum: all };
+            return TimeBudget { minimum: all, optimum: all, maximum: all, stop_share: TIME_OPTIMUM_SHARE };
         }
         let optimum = spendable / mtg + inc * 3 / 4 + per_move;
         let maximum = (spendable / 5 + inc).min(spendable) + per_move;
-        return TimeBudget { minimum: ms(per_move), optimum: ms(optimum.min(maximum)), maximum: ms(maximum) };
+        return TimeBudget {
+            minimum: ms(per_move),
+            optimum: ms(optimum.min(maximum)),
+            maximum: ms(maximum),
+            stop_share: TIME_OPTIMUM_SHARE,
+        };
     }
     // Sudden death or Fischer: the whole remaining time, less a margin, is the hard limit.
     let optimum = spendable / mtg + inc * 3 / 4;
     let hard = left.saturating_sub(opts.network_delay + margin + left / 30 + 35);
     let maximum = (spendable / 5 + inc).min(spendable + inc).min(hard).max(1);
-    TimeBudget { minimum: Duration::ZERO, optimum: ms(optimum.min(maximum)), maximum: ms(maximum) }
+    // With an increment, time not spent is carried to the game's end and often never used: the
+    // search runs to the whole optimum, as YaneuraOu's does under this clock.
+    let stop_share = if inc > 0 { TIME_OPTIMUM_SHARE_FISCHER } else { TIME_OPTIMUM_SHARE };
+    TimeBudget {
+        minimum: Duration::ZERO,
+        optimum: ms(optimum.min(maximum)),
+        maximum: ms(maximum),
+        stop_share,
+    }
 }
 
 /// What a budget depends on besides the time control: the side to move, the game ply, the
@@ -345,7 +366,7 @@ impl TimeManager {
         if let (Some(b), true) = (budget, free_to_stop) {
             let elapsed = self.clock_elapsed_ms() as f64;
             let minimum = b.minimum.as_millis() as f64;
-            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * TIME_OPTIMUM_SHARE {
+            if elapsed >= minimum && elapsed >= b.optimum.as_millis() as f64 * factor * b.stop_share {
                 return true;
             }
         }
@@ -511,6 +532,16 @@ mod tests {
                 assert!(b.minimum <= b.optimum && b.optimum <= b.maximum);
             }
         }
+    }
+
+    #[test]
+    fn only_a_fischer_clock_runs_to_the_whole_optimum() {
+        let share = |tc: TimeControl| budget(&tc, Color::Black, &OPTS, 30, M).unwrap().stop_share;
+        assert_eq!(share(clock(10_000, 100, 0)), TIME_OPTIMUM_SHARE_FISCHER);
+        assert_eq!(share(clock(10_000, 0, 0)), TIME_OPTIMUM_SHARE);
+        assert_eq!(share(clock(10_000, 0, 300)), TIME_OPTIMUM_SHARE);
+        assert_eq!(share(clock(0, 0, 300)), TIME_OPTIMUM_SHARE);
+        assert_eq!(share(TimeControl::MoveTime(500)), TIME_OPTIMUM_SHARE);
     }
 
     #[test]
