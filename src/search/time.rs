@@ -68,6 +68,14 @@ pub struct TimeBudget {
     pub stop_share: f64,
 }
 
+impl TimeBudget {
+    /// A budget of these limits that stops past the usual share of the optimum
+    /// (`TIME_OPTIMUM_SHARE`); only the Fischer clock changes the share.
+    fn new(minimum: Duration, optimum: Duration, maximum: Duration) -> TimeBudget {
+        TimeBudget { minimum, optimum, maximum, stop_share: TIME_OPTIMUM_SHARE }
+    }
+}
+
 /// Clock values above this (about 35 years) are treated as this.
 const MAX_CLOCK_MS: u64 = 1 << 40;
 
@@ -155,12 +163,7 @@ pub fn budget(
         TimeControl::MoveTime(t) => {
             let t = t.min(MAX_CLOCK_MS);
             let usable = t.saturating_sub(delay_within(t, opts.network_delay + margin)).max(1);
-            TimeBudget {
-                minimum: ms(usable),
-                optimum: ms(usable),
-                maximum: ms(usable),
-                stop_share: TIME_OPTIMUM_SHARE,
-            }
+            TimeBudget::new(ms(usable), ms(usable), ms(usable))
         }
         TimeControl::Clock(c) => clock_budget(&c, side, opts, game_ply, margin),
     };
@@ -187,16 +190,11 @@ fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32, margi
         let per_move = byoyomi.saturating_sub(delay_within(byoyomi, opts.network_delay + margin)).max(1);
         if (left as f64) < byoyomi as f64 * FINAL_PUSH_PERIODS {
             let all = ms(left + per_move);
-            return TimeBudget { minimum: all, optimum: all, maximum: all, stop_share: TIME_OPTIMUM_SHARE };
+            return TimeBudget::new(all, all, all);
         }
         let optimum = spendable / mtg + inc * 3 / 4 + per_move;
         let maximum = (spendable / 5 + inc).min(spendable) + per_move;
-        return TimeBudget {
-            minimum: ms(per_move),
-            optimum: ms(optimum.min(maximum)),
-            maximum: ms(maximum),
-            stop_share: TIME_OPTIMUM_SHARE,
-        };
+        return TimeBudget::new(ms(per_move), ms(optimum.min(maximum)), ms(maximum));
     }
     // Sudden death or Fischer: the whole remaining time, less a margin, is the hard limit.
     let optimum = spendable / mtg + inc * 3 / 4;
@@ -205,12 +203,7 @@ fn clock_budget(c: &Clock, side: Color, opts: &TimeOptions, game_ply: u32, margi
     // With an increment, time not spent is carried to the game's end and often never used: the
     // search runs to the whole optimum, as YaneuraOu's does under this clock.
     let stop_share = if inc > 0 { TIME_OPTIMUM_SHARE_FISCHER } else { TIME_OPTIMUM_SHARE };
-    TimeBudget {
-        minimum: Duration::ZERO,
-        optimum: ms(optimum.min(maximum)),
-        maximum: ms(maximum),
-        stop_share,
-    }
+    TimeBudget { stop_share, ..TimeBudget::new(Duration::ZERO, ms(optimum.min(maximum)), ms(maximum)) }
 }
 
 /// What a budget depends on besides the time control: the side to move, the game ply, the
