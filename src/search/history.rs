@@ -26,7 +26,7 @@ pub struct History {
     butterfly: Vec<Score>,
     /// The quiet move that last refuted a given (piece, destination) of the opponent.
     counter: Vec<Move>,
-    /// Two quiet moves per ply that caused beta cutoffs at sibling nodes.
+    /// Two quiet moves per ply that were best at sibling nodes (beta cutoffs, and PV nodes).
     killers: [[Move; 2]; MAX_PLY + 4],
     /// Quiet-move scores given the opponent's previous move: (its piece kind and destination)
     /// by (our moving kind and destination). Colours follow from the side to move.
@@ -194,8 +194,8 @@ impl History {
         self.capture[Self::capture_index(pos, m)] as i32
     }
 
-    /// Rewards the capture or promotion that caused a cutoff (`best`, if it is one) and
-    /// penalises the other captures and promotions tried before the cutoff.
+    /// Rewards the best move of a node (a cutoff, or the move that raised alpha at a PV node) when
+    /// it is a capture or promotion (`best`), and penalises the other captures and promotions tried.
     pub fn update_captures(&mut self, pos: &Position, best: Option<Move>, tried: &[Move], depth: i32) {
         let bonus = history_bonus(depth);
         if let Some(b) = best {
@@ -208,12 +208,33 @@ impl History {
         }
     }
 
-    /// Penalises the quiet moves tried before a capture caused a cutoff.
+    /// Penalises the quiet moves tried at a node whose best move was a capture or promotion.
     pub fn penalize_quiets(&mut self, pos: &Position, tried: &[Move], depth: i32) {
         let malus = -history_bonus(depth);
         let rows = ContinuationRows::of(pos);
         for &m in tried {
             self.nudge_quiet(pos, rows, m, malus);
+        }
+    }
+
+    /// Rewards the opponent's last move, a quiet one, for having left the side to move no move
+    /// that reaches alpha: by the cutoff bonus of `depth` (the depth of the node that failed low),
+    /// in the opponent's butterfly table and in its continuation table after our move before it.
+    /// The parent's own cutoff may reward the move again; this reaches it also where the parent
+    /// searched it reduced, or raised alpha with it without a cutoff.
+    pub fn reward_previous_quiet(&mut self, pos: &Position, depth: i32) {
+        let Some(prev) = pos.last_move() else { return };
+        if pos.last_captured().is_some() || prev.is_promotion() {
+            return;
+        }
+        let bonus = history_bonus(depth);
+        Self::nudge(&mut self.butterfly[History::index(!pos.side_to_move(), prev)], bonus);
+        // The opponent's continuation row is our move two plies back; its column, the last
+        // move's (kind, destination): a quiet move that does not promote left that kind there.
+        if let Some((before, piece)) = pos.own_previous_move() {
+            let row = piece.kind().index() * 81 + before.to().index();
+            let column = pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index();
+            Self::nudge(&mut self.continuation[Self::continuation_index(row, column)], bonus);
         }
     }
 
@@ -230,7 +251,8 @@ impl History {
         }
     }
 
-    /// Rewards the quiet move that caused a cutoff and penalises the quiet moves tried before it.
+    /// Rewards the best move of a node, a quiet one (a cutoff, or the move that raised alpha at a PV
+    /// node), and penalises the other quiet moves tried.
     pub fn update_quiet(&mut self, pos: &Position, ply: usize, best: Move, tried: &[Move], depth: i32) {
         let bonus = history_bonus(depth);
         let rows = ContinuationRows::of(pos);
@@ -290,5 +312,31 @@ mod tests {
         let before = h.capture_score(&pos, best);
         h.update_captures(&pos, None, &[best], 8);
         assert!(h.capture_score(&pos, best) < before);
+    }
+
+    #[test]
+    fn a_quiet_move_that_leaves_no_good_reply_is_rewarded_where_it_was_chosen() {
+        // After 7g7f 3c3d, Black's 2g2f is quiet; White's node after it failed low.
+        let mut pos = Position::from_usi_args(&["startpos", "moves", "7g7f", "3c3d"]).unwrap();
+        let quiet = pos.parse_move("2g2f").unwrap();
+        let mut h = History::new();
+        let (butterfly, whole) = (h.score(Color::Black, quiet), h.quiet_score(&pos, quiet));
+        pos.do_move(quiet);
+        h.reward_previous_quiet(&pos, 6);
+        pos.undo_move();
+        // Black's butterfly score and its continuation score after 3c3d each rose by the bonus.
+        assert_eq!(h.score(Color::Black, quiet) - butterfly, history_bonus(6));
+        assert_eq!(h.quiet_score(&pos, quiet) - whole, 2 * history_bonus(6));
+
+        // A capture that leaves no good reply is not a quiet move's doing: nothing changes; nor
+        // is a promotion: it changes the piece the continuation tables know it by.
+        let mut h = History::new();
+        for m in ["8h2b", "8h2b+"] {
+            let m = pos.parse_move(m).unwrap();
+            pos.do_move(m);
+            h.reward_previous_quiet(&pos, 6);
+            pos.undo_move();
+        }
+        assert!(h.butterfly.iter().chain(&h.continuation).all(|&s| s == 0));
     }
 }

@@ -318,7 +318,7 @@ impl Worker<'_> {
                 return 0;
             }
 
-            // Step 14. A new best move; a beta cutoff updates the quiet history.
+            // Step 14. A new best move, and a beta cutoff.
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
@@ -338,24 +338,29 @@ impl Worker<'_> {
                         if moves_tried == 1 {
                             self.stats.first_move_cutoffs += 1;
                         }
-                        if quiet {
-                            self.history.update_quiet(&self.pos, ply, m, &quiets_tried[..quiet_count], depth);
-                        } else {
-                            // The quiet moves tried before a capture that cut did not.
-                            self.history.penalize_quiets(&self.pos, &quiets_tried[..quiet_count], depth);
-                        }
-                        let capture_cut = (!quiet).then_some(m);
-                        self.history.update_captures(
-                            &self.pos,
-                            capture_cut,
-                            &captures_tried[..capture_count],
-                            depth,
-                        );
                         break;
                     }
                     alpha = v;
                 }
             }
+        }
+
+        // Step 14b. The history learns from the best move, whether it cut the node off or only
+        // raised alpha at a PV node: it is rewarded and the other moves tried are penalised. A
+        // node where nothing reached alpha rewards instead the opponent's last move, as
+        // YaneuraOu and Stockfish do (docs/strength.md, nineteenth screen).
+        if !best_move.is_none() {
+            let quiet_best = !self.pos.is_capture(best_move) && !best_move.is_promotion();
+            if quiet_best {
+                self.history.update_quiet(&self.pos, ply, best_move, &quiets_tried[..quiet_count], depth);
+            } else {
+                // The quiet moves tried beside a capture that was best were not.
+                self.history.penalize_quiets(&self.pos, &quiets_tried[..quiet_count], depth);
+            }
+            let capture_best = (!quiet_best).then_some(best_move);
+            self.history.update_captures(&self.pos, capture_best, &captures_tried[..capture_count], depth);
+        } else if pruning && moves_tried > 0 && !singular_search {
+            self.history.reward_previous_quiet(&self.pos, depth);
         }
 
         self.give_back(ply, picker);

@@ -262,6 +262,12 @@ impl Position {
         (!m.is_none()).then_some(m)
     }
 
+    /// The piece the last move captured, `Piece::NONE` when it captured nothing or at the root.
+    #[inline]
+    pub fn last_captured(&self) -> Piece {
+        self.state().captured
+    }
+
     /// The side to move's own previous move (two plies back) and the piece it put on its
     /// destination, even if the opponent has captured that piece since; `None` near the root or
     /// when either of the last two plies was a null move.
