@@ -344,7 +344,7 @@ fn think_grows_a_book_along_the_best_replies_and_extends_it_when_run_again() {
     assert_eq!(make::think(&mut data, &root, &growth, &mut analyst, |_, _| {}), 3);
     assert_eq!(data.len(), 6);
     assert!(data.keys().all(|k| Position::from_sfen(k).unwrap().game_ply() <= 6));
-    // Run until a run searches nothing: each adds at most three, so the tree ends at ply 6.
+    // Run until a run searches nothing: nothing past ply 6 is expanded, so the tree is finite.
     for run in 3.. {
         if make::think(&mut data, &root, &growth, &mut analyst, |_, _| {}) == 0 {
             break;

@@ -220,8 +220,8 @@ impl History {
     /// Rewards the opponent's last move, a quiet one, for having left the side to move no move
     /// that reaches alpha: by the cutoff bonus of `depth` (the depth of the node that failed low),
     /// in the opponent's butterfly table and in its continuation table after our move before it.
-    /// The parent's own cutoff may reward the move again; this reaches it also where the parent
-    /// searched it reduced, or raised alpha with it without a cutoff.
+    /// The parent's own update may reward the move again; this one also reaches it where the
+    /// parent searched it reduced and then again in full.
     pub fn reward_previous_quiet(&mut self, pos: &Position, depth: i32) {
         let Some(prev) = pos.last_move() else { return };
         if pos.last_captured().is_some() || prev.is_promotion() {
