@@ -230,10 +230,9 @@ impl History {
         let bonus = history_bonus(depth);
         Self::nudge(&mut self.butterfly[History::index(!pos.side_to_move(), prev)], bonus);
         // The opponent's continuation row is our move two plies back; its column, the last
-        // move's (kind, destination): a quiet move that does not promote left that kind there.
-        if let Some((before, piece)) = pos.own_previous_move() {
-            let row = piece.kind().index() * 81 + before.to().index();
-            let column = pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index();
+        // move's (kind, destination), which is its previous slot: a quiet move that does not
+        // promote left the kind it moved there.
+        if let (Some(row), Some(column)) = (own_previous_slot(pos), previous_slot(pos)) {
             Self::nudge(&mut self.continuation[Self::continuation_index(row, column)], bonus);
         }
     }
