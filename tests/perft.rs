@@ -88,7 +88,7 @@ fn check_stages(pos: &mut Position) {
             assert!(pos.is_capture(m) || m.is_promotion(), "{m} is neither capture nor promotion");
         }
         for &m in &quiets {
-            assert!(!pos.is_capture(m) && !m.is_promotion(), "{m} is not quiet");
+            assert!(pos.is_quiet(m), "{m} is not quiet");
         }
     }
     let checks: HashSet<Move> = gen(pos, GenType::Checks).into_iter().collect();

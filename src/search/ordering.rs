@@ -282,7 +282,7 @@ impl MovePicker {
 
     /// A killer or counter-move is tried only if it is a legal quiet move here.
     fn usable_quiet(&self, pos: &Position, m: Move) -> bool {
-        !m.is_none() && m != self.tt_move && pos.is_legal(m) && !pos.is_capture(m) && !m.is_promotion()
+        !m.is_none() && m != self.tt_move && pos.is_legal(m) && pos.is_quiet(m)
     }
 
     /// The next move to try, or `None` when all have been tried.
@@ -437,8 +437,7 @@ mod tests {
             if legal.is_empty() {
                 continue;
             }
-            let quiets: Vec<Move> =
-                legal.iter().copied().filter(|&m| !pos.is_capture(m) && !m.is_promotion()).collect();
+            let quiets: Vec<Move> = legal.iter().copied().filter(|&m| pos.is_quiet(m)).collect();
             if !quiets.is_empty() {
                 let best = quiets[rng.below(quiets.len())];
                 let tried: Vec<Move> = (0..4).map(|_| quiets[rng.below(quiets.len())]).collect();

@@ -184,8 +184,7 @@ impl Worker<'_> {
             // otherwise wait on memory. Fetched this early, before the pruning below, the search
             // ran about 2% faster at fixed nodes than fetching only for the moves searched.
             self.tt.prefetch(self.pos.key_after(m));
-            let capture = self.pos.is_capture(m);
-            let quiet = !capture && !m.is_promotion();
+            let quiet = self.pos.is_quiet(m);
             // Asked for quiet moves while pruning, or once pruning is past.
             let mut gives_check = None;
 
@@ -350,7 +349,7 @@ impl Worker<'_> {
         // node where nothing reached alpha rewards instead the opponent's last move, as
         // YaneuraOu and Stockfish do (docs/strength.md, nineteenth screen).
         if !best_move.is_none() {
-            let quiet_best = !self.pos.is_capture(best_move) && !best_move.is_promotion();
+            let quiet_best = self.pos.is_quiet(best_move);
             if quiet_best {
                 self.history.update_quiet(&self.pos, ply, best_move, &quiets_tried[..quiet_count], depth);
             } else {

@@ -654,6 +654,13 @@ impl Position {
         !m.is_drop() && self.board[m.to().index()].is_some()
     }
 
+    /// Whether a legal move is quiet: it neither captures nor promotes (the moves the quiet
+    /// histories score).
+    #[inline(always)]
+    pub fn is_quiet(&self, m: Move) -> bool {
+        !self.is_capture(m) && !m.is_promotion()
+    }
+
     /// Whether a legal move gives check.
     pub fn gives_check(&self, m: Move) -> bool {
         if self.discovers_check(m) {
