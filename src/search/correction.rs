@@ -4,19 +4,21 @@
 //!
 //! An evaluation misjudges some kinds of position the same way again and again; a search that
 //! ends far from its static evaluation (and whose bound says the difference is real) records
-//! the difference, weighted by depth, under each of three keys of the position. Stockfish keeps
+//! the difference, weighted by depth, under each of four keys of the position. Stockfish keeps
 //! several such tables (pawns, minor pieces, continuation); here the pawns (which drops and
 //! pushes change slowly), the hands (material that the board does not show, where shogi's
-//! evaluations err most) and the opponent's last move (a threat the evaluation may not see).
+//! evaluations err most), the opponent's last move (a threat the evaluation may not see) and
+//! that move paired with ours before it (an exchange or plan under way).
 
 use super::params::{CORRECTION_BONUS_DIVISOR, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE};
 use super::value::Value;
 use crate::shogi::Position;
 use crate::types::{Color, PieceKind};
 
-/// Three tables, each per side to move with `CORRECTION_SIZE` entries in units of
+/// Four tables, each per side to move with `CORRECTION_SIZE` entries in units of
 /// 1/`CORRECTION_GRAIN` centipawn, keyed by: both sides' pawns; both hands; the opponent's last
-/// move (the piece it put down and where). A position's correction is the sum of its entries.
+/// move (the piece it put down and where); our previous move with that reply. A position's
+/// correction is the sum of its entries.
 pub struct CorrectionHistory {
     /// By both sides' pawn squares (`pawn_index`).
     pawns: Vec<i32>,
@@ -24,12 +26,14 @@ pub struct CorrectionHistory {
     hands: Vec<i32>,
     /// By the opponent's last move, one entry per (piece, destination) (`last_move_index`).
     last_move: Vec<i32>,
+    /// By our previous move and the opponent's reply to it, hashed (`move_pair_index`).
+    move_pair: Vec<i32>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         let table = || vec![0; 2 * CORRECTION_SIZE];
-        CorrectionHistory { pawns: table(), hands: table(), last_move: table() }
+        CorrectionHistory { pawns: table(), hands: table(), last_move: table(), move_pair: table() }
     }
 }
 
@@ -68,12 +72,25 @@ fn last_move_index(pos: &Position) -> Option<usize> {
     Some(pos.side_to_move().index() * CORRECTION_SIZE + piece.index() * 81 + m.to().index())
 }
 
+/// Our previous move (the piece that made it, its destination) and the opponent's reply to it,
+/// hashed to a slot; `None` unless both are known.
+#[inline]
+fn move_pair_index(pos: &Position) -> Option<usize> {
+    let reply = pos.last_move()?;
+    let (own, own_piece) = pos.own_previous_move()?;
+    let reply_slot = pos.piece_on(reply.to()).index() * 81 + reply.to().index();
+    let own_slot = own_piece.index() * 81 + own.to().index();
+    let h = ((own_slot * 4096 + reply_slot) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    Some(slot(pos, h))
+}
+
 impl CorrectionHistory {
     /// What to add to `pos`'s static evaluation.
     #[inline]
     pub fn correction(&self, pos: &Position) -> Value {
         let last = last_move_index(pos).map_or(0, |i| self.last_move[i]);
-        (self.pawns[pawn_index(pos)] + self.hands[hands_index(pos)] + last) / CORRECTION_GRAIN
+        let pair = move_pair_index(pos).map_or(0, |i| self.move_pair[i]);
+        (self.pawns[pawn_index(pos)] + self.hands[hands_index(pos)] + last + pair) / CORRECTION_GRAIN
     }
 
     /// Records that a search of `depth` found `pos` worth `searched` where its (corrected)
@@ -88,6 +105,9 @@ impl CorrectionHistory {
         nudge(&mut self.hands[hands_index(pos)]);
         if let Some(i) = last_move_index(pos) {
             nudge(&mut self.last_move[i]);
+        }
+        if let Some(i) = move_pair_index(pos) {
+            nudge(&mut self.move_pair[i]);
         }
     }
 }
@@ -113,7 +133,7 @@ mod tests {
         for _ in 0..1000 {
             c.update(&pos, 20, 30_000, 0);
         }
-        let bound = 3 * CORRECTION_LIMIT / CORRECTION_GRAIN;
+        let bound = 4 * CORRECTION_LIMIT / CORRECTION_GRAIN;
         assert!(c.correction(&pos) <= bound && c.correction(&pos) > first);
         for _ in 0..1000 {
             c.update(&pos, 20, -30_000, 0);
@@ -123,5 +143,25 @@ mod tests {
         let white =
             Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
         assert_eq!(c.correction(&white), 0);
+    }
+
+    #[test]
+    fn the_move_pair_entry_belongs_to_our_move_and_the_reply_together() {
+        let after = |moves: &str| {
+            let args: Vec<&str> = ["startpos", "moves"].into_iter().chain(moves.split(' ')).collect();
+            Position::from_usi_args(&args).unwrap()
+        };
+        // One move played: no move of ours before the opponent's last, so no pair.
+        assert!(move_pair_index(&after("7g7f")).is_none());
+        let learnt = after("7g7f 3c3d");
+        assert!(move_pair_index(&learnt).is_some());
+        let mut c = CorrectionHistory::default();
+        c.update(&learnt, 8, 100, 0);
+        // The same reply to another move of ours, with other pawns: only the hands and the
+        // last-move entries carry over, not the pair's (nor the pawns').
+        let other = after("2g2f 3c3d");
+        assert_ne!(move_pair_index(&other), move_pair_index(&learnt));
+        let shared = c.correction(&other);
+        assert!(shared > 0 && shared < c.correction(&learnt), "{shared} against {}", c.correction(&learnt));
     }
 }

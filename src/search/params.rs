@@ -102,6 +102,9 @@ pub const NULL_EVAL_MAX: i32 = 3;
 // Reverse futility (static null move): eval - margin * depth >= beta at shallow depth.
 tunable!(RFP_MAX_DEPTH = 7, 3..=12);
 tunable!(RFP_MARGIN = 122, 40..=250);
+/// Percent of the correction history's correction added to the reverse-futility margin: an
+/// evaluation the history moves far is one to trust less (docs/strength.md, twenty-first screen).
+pub const RFP_CORRECTION_PERCENT: i32 = 75;
 
 /// Razoring: hopeless shallow nodes drop straight into quiescence.
 pub const RAZOR_MAX_DEPTH: i32 = 2;
@@ -169,9 +172,9 @@ pub const fn history_bonus(depth: i32) -> i32 {
     }
 }
 
-/// Correction history (`correction.rs`): entries per side to move in each of its three tables;
+/// Correction history (`correction.rs`): entries per side to move in each of its four tables;
 /// an entry's units per centipawn of correction and its bound (so at most `LIMIT / GRAIN`
-/// centipawns a table, three times that in all); a search's
+/// centipawns a table, four times that in all); a search's
 /// bonus is its difference from the static evaluation times depth over the divisor, at most a
 /// quarter of the bound.
 pub const CORRECTION_SIZE: usize = 16_384;

@@ -137,7 +137,10 @@ impl Worker<'_> {
                 }
             }
             // Step 7. Reverse futility: so far above beta that a quiet reply will not bring it back.
-            let margin = tuned!(RFP_MARGIN) * (depth - improving as i32);
+            // A position whose evaluation the correction history moves far is one the
+            // evaluation misjudges: the margin widens by the size of the correction.
+            let uncertainty = (static_eval - raw_eval).abs() * RFP_CORRECTION_PERCENT / 100;
+            let margin = tuned!(RFP_MARGIN) * (depth - improving as i32) + uncertainty;
             if depth <= tuned!(RFP_MAX_DEPTH) && eval - margin >= beta {
                 self.stats.rfp_prunes += 1;
                 return eval;
