@@ -80,6 +80,8 @@ fn move_pair_index(pos: &Position) -> Option<usize> {
     let (own, own_piece) = pos.own_previous_move()?;
     let reply_slot = pos.piece_on(reply.to()).index() * 81 + reply.to().index();
     let own_slot = own_piece.index() * 81 + own.to().index();
+    // Distinct pairs stay distinct before hashing: every (piece, square) slot is below 4096.
+    const _: () = assert!(crate::types::Piece::COUNT * 81 <= 4096);
     let h = ((own_slot * 4096 + reply_slot) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     Some(slot(pos, h))
 }
