@@ -67,18 +67,23 @@ fn hands_index(pos: &Position) -> usize {
 /// the root or after a null move. Every (piece, square) has its own entry, unhashed.
 #[inline]
 fn last_move_index(pos: &Position) -> Option<usize> {
+    Some(pos.side_to_move().index() * CORRECTION_SIZE + last_move_slot(pos)?)
+}
+
+/// The opponent's last move as (the piece now on its destination) * 81 + destination; `None`
+/// at the root or after a null move.
+#[inline]
+fn last_move_slot(pos: &Position) -> Option<usize> {
     let m = pos.last_move()?;
-    let piece = pos.piece_on(m.to());
-    Some(pos.side_to_move().index() * CORRECTION_SIZE + piece.index() * 81 + m.to().index())
+    Some(pos.piece_on(m.to()).index() * 81 + m.to().index())
 }
 
 /// Our previous move (the piece that made it, its destination) and the opponent's reply to it,
 /// hashed to a slot; `None` unless both are known.
 #[inline]
 fn move_pair_index(pos: &Position) -> Option<usize> {
-    let reply = pos.last_move()?;
+    let reply_slot = last_move_slot(pos)?;
     let (own, own_piece) = pos.own_previous_move()?;
-    let reply_slot = pos.piece_on(reply.to()).index() * 81 + reply.to().index();
     let own_slot = own_piece.index() * 81 + own.to().index();
     // Distinct pairs stay distinct before hashing: every (piece, square) slot is below 4096.
     const _: () = assert!(crate::types::Piece::COUNT * 81 <= 4096);
