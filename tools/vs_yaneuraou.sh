@@ -9,6 +9,8 @@
 #   TC: the arena's --tc (byoyomi=300, 10+0.1, time=10,byoyomi=300)
 #   ENGINE: the shomei binary (default target/release/shomei: for the material build, run
 #   `cargo build --release --features material` first), copied into OUT; the arena too.
+#   OPENINGS (environment): the arena's --openings, `builtin` unless set; for games 101-200 of
+#   a 200-game match, the openings from pair 51 on: tools/rotate_openings.sh 50 > FILE.
 # Needs yaneuraou-material on the PATH (../shared/tools/build_peers.sh).
 set -euo pipefail
 usage="usage: tools/vs_yaneuraou.sh OUT TC [GAMES] [SEED] [ENGINE]"
@@ -27,6 +29,7 @@ cp target/release/shomei-arena "$out/shomei-arena"
     --option2 Threads=1 --option2 USI_Hash=64 --option2 BookFile=no_book \
     --option2 NetworkDelay=0 --option2 NetworkDelay2=0 --option2 MinimumThinkingTime=1 \
     --option2 RoundUpToFullSecond=false \
+    --openings "${OPENINGS:-builtin}" \
     --games "$games" --tc "$tc" --concurrency 2 --seed "$seed" --overwrite \
     --out "$out/match" > "$out/match.log" 2>&1
 tail -n 12 "$out/match.log"
