@@ -7,9 +7,6 @@
 set -euo pipefail
 pairs=${1:?usage: tools/rotate_openings.sh N}
 cd "$(dirname "$0")/.."
-grep -v -e '^#' -e '^[[:space:]]*$' tools/openings.txt > /tmp/openings.$$
-count=$(wc -l < /tmp/openings.$$)
-shift_by=$((pairs % count))
-tail -n +$((shift_by + 1)) /tmp/openings.$$
-head -n "$shift_by" /tmp/openings.$$
-rm -f /tmp/openings.$$
+mapfile -t lines < <(grep -v -e '^#' -e '^[[:space:]]*$' tools/openings.txt)
+shift_by=$((pairs % ${#lines[@]}))
+printf '%s\n' "${lines[@]:shift_by}" "${lines[@]:0:shift_by}"

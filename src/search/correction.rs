@@ -13,7 +13,7 @@
 use super::params::{CORRECTION_BONUS_DIVISOR, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE};
 use super::value::Value;
 use crate::shogi::Position;
-use crate::types::{Color, PieceKind};
+use crate::types::{Color, Piece, PieceKind, Square};
 
 /// Four tables, each per side to move with `CORRECTION_SIZE` entries in units of
 /// 1/`CORRECTION_GRAIN` centipawn, keyed by: both sides' pawns; both hands; the opponent's last
@@ -24,9 +24,9 @@ pub struct CorrectionHistory {
     pawns: Vec<i32>,
     /// By both hands (`hands_index`).
     hands: Vec<i32>,
-    /// By the opponent's last move, one entry per (piece, destination) (`last_move_index`).
+    /// By the opponent's last move, one entry per (piece, destination) (`move_indices`).
     last_move: Vec<i32>,
-    /// By our previous move and the opponent's reply to it, hashed (`move_pair_index`).
+    /// By our previous move and the opponent's reply to it, hashed (`move_indices`).
     move_pair: Vec<i32>,
 }
 
@@ -37,7 +37,7 @@ impl Default for CorrectionHistory {
     }
 }
 
-const _: () = assert!(crate::types::Piece::COUNT * 81 <= CORRECTION_SIZE, "last-move entries must fit");
+const _: () = assert!(Piece::COUNT * 81 <= CORRECTION_SIZE, "last-move entries must fit");
 
 /// A 64-bit hash folded to a slot of the side to move's half of a table.
 #[inline]
@@ -63,40 +63,41 @@ fn hands_index(pos: &Position) -> usize {
     slot(pos, (pos.key() ^ pos.board_key()).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
-/// The opponent's last move: the piece now on its destination, and the destination; `None` at
-/// the root or after a null move. Every (piece, square) has its own entry, unhashed.
+/// A (piece, destination) as one slot below `Piece::COUNT * 81`.
 #[inline]
-fn last_move_index(pos: &Position) -> Option<usize> {
-    Some(pos.side_to_move().index() * CORRECTION_SIZE + last_move_slot(pos)?)
+fn piece_square_slot(piece: Piece, to: Square) -> usize {
+    piece.index() * 81 + to.index()
 }
 
-/// The opponent's last move as (the piece now on its destination) * 81 + destination; `None`
-/// at the root or after a null move.
+/// The entries of the two move-keyed tables, worked out together because both start from the
+/// opponent's last move:
+/// - the last move's: the piece now on its destination, and the destination; every (piece,
+///   square) has its own entry, unhashed;
+/// - the pair's: our previous move (the piece that made it, its destination) with that reply,
+///   hashed.
+///
+/// Neither exists at the root or after a null move; the pair also needs a move of ours before.
 #[inline]
-fn last_move_slot(pos: &Position) -> Option<usize> {
-    let m = pos.last_move()?;
-    Some(pos.piece_on(m.to()).index() * 81 + m.to().index())
-}
-
-/// Our previous move (the piece that made it, its destination) and the opponent's reply to it,
-/// hashed to a slot; `None` unless both are known.
-#[inline]
-fn move_pair_index(pos: &Position) -> Option<usize> {
-    let reply_slot = last_move_slot(pos)?;
-    let (own, own_piece) = pos.own_previous_move()?;
-    let own_slot = own_piece.index() * 81 + own.to().index();
-    // Distinct pairs stay distinct before hashing: every (piece, square) slot is below 4096.
-    const _: () = assert!(crate::types::Piece::COUNT * 81 <= 4096);
-    let h = ((own_slot * 4096 + reply_slot) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    Some(slot(pos, h))
+fn move_indices(pos: &Position) -> (Option<usize>, Option<usize>) {
+    let Some(reply) = pos.last_move() else { return (None, None) };
+    let reply_slot = piece_square_slot(pos.piece_on(reply.to()), reply.to());
+    let last_move = pos.side_to_move().index() * CORRECTION_SIZE + reply_slot;
+    let move_pair = pos.own_previous_move().map(|(own, own_piece)| {
+        let own_slot = piece_square_slot(own_piece, own.to());
+        // Distinct pairs stay distinct before hashing: every (piece, square) slot is below 4096.
+        const _: () = assert!(Piece::COUNT * 81 <= 4096);
+        slot(pos, ((own_slot * 4096 + reply_slot) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    });
+    (Some(last_move), move_pair)
 }
 
 impl CorrectionHistory {
     /// What to add to `pos`'s static evaluation.
     #[inline]
     pub fn correction(&self, pos: &Position) -> Value {
-        let last = last_move_index(pos).map_or(0, |i| self.last_move[i]);
-        let pair = move_pair_index(pos).map_or(0, |i| self.move_pair[i]);
+        let (last_move, move_pair) = move_indices(pos);
+        let last = last_move.map_or(0, |i| self.last_move[i]);
+        let pair = move_pair.map_or(0, |i| self.move_pair[i]);
         (self.pawns[pawn_index(pos)] + self.hands[hands_index(pos)] + last + pair) / CORRECTION_GRAIN
     }
 
@@ -110,10 +111,11 @@ impl CorrectionHistory {
         let nudge = |entry: &mut i32| *entry += bonus - *entry * bonus.abs() / limit;
         nudge(&mut self.pawns[pawn_index(pos)]);
         nudge(&mut self.hands[hands_index(pos)]);
-        if let Some(i) = last_move_index(pos) {
+        let (last_move, move_pair) = move_indices(pos);
+        if let Some(i) = last_move {
             nudge(&mut self.last_move[i]);
         }
-        if let Some(i) = move_pair_index(pos) {
+        if let Some(i) = move_pair {
             nudge(&mut self.move_pair[i]);
         }
     }
@@ -159,15 +161,15 @@ mod tests {
             Position::from_usi_args(&args).unwrap()
         };
         // One move played: no move of ours before the opponent's last, so no pair.
-        assert!(move_pair_index(&after("7g7f")).is_none());
+        assert!(move_indices(&after("7g7f")).1.is_none());
         let learnt = after("7g7f 3c3d");
-        assert!(move_pair_index(&learnt).is_some());
+        assert!(move_indices(&learnt).1.is_some());
         let mut c = CorrectionHistory::default();
         c.update(&learnt, 8, 100, 0);
         // The same reply to another move of ours, with other pawns: only the hands and the
         // last-move entries carry over, not the pair's (nor the pawns').
         let other = after("2g2f 3c3d");
-        assert_ne!(move_pair_index(&other), move_pair_index(&learnt));
+        assert_ne!(move_indices(&other).1, move_indices(&learnt).1);
         let shared = c.correction(&other);
         assert!(shared > 0 && shared < c.correction(&learnt), "{shared} against {}", c.correction(&learnt));
     }
