@@ -7,6 +7,11 @@
 set -euo pipefail
 pairs=${1:?usage: tools/rotate_openings.sh N}
 cd "$(dirname "$0")/.."
-mapfile -t lines < <(grep -v -e '^#' -e '^[[:space:]]*$' tools/openings.txt)
+# The lines the arena reads: as it does, skip blank ones and comments, indented or not.
+mapfile -t lines < <(grep -v -E '^[[:space:]]*(#|$)' tools/openings.txt)
+if ((${#lines[@]} == 0)); then
+    echo "tools/openings.txt holds no opening lines" >&2
+    exit 1
+fi
 shift_by=$((pairs % ${#lines[@]}))
 printf '%s\n' "${lines[@]:shift_by}" "${lines[@]:0:shift_by}"
