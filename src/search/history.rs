@@ -69,6 +69,14 @@ fn previous_slot(pos: &Position) -> Option<usize> {
     Some(pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index())
 }
 
+/// The counter-move table's entry for the opponent's last move: the piece now on its destination
+/// (colour included), and the destination; `None` at the root or after a null move.
+#[inline]
+fn counter_slot(pos: &Position) -> Option<usize> {
+    let prev = pos.last_move()?;
+    Some(pos.piece_on(prev.to()).index() * 81 + prev.to().index())
+}
+
 /// Index of our own previous move's (kind, destination), two plies back.
 #[inline]
 fn own_previous_slot(pos: &Position) -> Option<usize> {
@@ -244,10 +252,7 @@ impl History {
 
     /// The counter-move to the previous move (by the opponent), if any.
     pub fn counter_move(&self, pos: &Position) -> Move {
-        match pos.last_move() {
-            Some(prev) => self.counter[pos.piece_on(prev.to()).index() * 81 + prev.to().index()],
-            None => Move::NONE,
-        }
+        counter_slot(pos).map_or(Move::NONE, |i| self.counter[i])
     }
 
     /// Rewards the best move of a node, a quiet one (a cutoff, or the move that raised alpha at a PV
@@ -266,8 +271,8 @@ impl History {
             k[1] = k[0];
             k[0] = best;
         }
-        if let Some(prev) = pos.last_move() {
-            self.counter[pos.piece_on(prev.to()).index() * 81 + prev.to().index()] = best;
+        if let Some(i) = counter_slot(pos) {
+            self.counter[i] = best;
         }
     }
 }
