@@ -5,7 +5,12 @@
 #
 # usage: tools/rotate_openings.sh N > FILE
 set -euo pipefail
-pairs=${1:?usage: tools/rotate_openings.sh N}
+usage="usage: tools/rotate_openings.sh N (pairs already played, 0 or more)"
+pairs=${1:?$usage}
+if ! [[ $pairs =~ ^[0-9]+$ ]]; then
+    echo "$usage" >&2
+    exit 2
+fi
 cd "$(dirname "$0")/.."
 # The lines the arena reads: as it does, skip blank ones and comments, indented or not.
 mapfile -t lines < <(grep -v -E '^[[:space:]]*(#|$)' tools/openings.txt)
@@ -13,5 +18,5 @@ if ((${#lines[@]} == 0)); then
     echo "tools/openings.txt holds no opening lines" >&2
     exit 1
 fi
-shift_by=$((pairs % ${#lines[@]}))
+shift_by=$((10#$pairs % ${#lines[@]}))
 printf '%s\n' "${lines[@]:shift_by}" "${lines[@]:0:shift_by}"

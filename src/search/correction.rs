@@ -69,6 +69,15 @@ fn piece_square_slot(piece: Piece, to: Square) -> usize {
     piece.index() * 81 + to.index()
 }
 
+/// The opponent's last move as a (piece now on its destination, destination) slot below
+/// `Piece::COUNT * 81`; `None` at the root or after a null move. The last-move table and the
+/// move history's counter-moves are both keyed by it.
+#[inline]
+pub(super) fn last_move_slot(pos: &Position) -> Option<usize> {
+    let reply = pos.last_move()?;
+    Some(piece_square_slot(pos.piece_on(reply.to()), reply.to()))
+}
+
 /// The entries of the two move-keyed tables, worked out together because both start from the
 /// opponent's last move:
 /// - the last move's: the piece now on its destination, and the destination; every (piece,
@@ -79,8 +88,7 @@ fn piece_square_slot(piece: Piece, to: Square) -> usize {
 /// Neither exists at the root or after a null move; the pair also needs a move of ours before.
 #[inline]
 fn move_indices(pos: &Position) -> (Option<usize>, Option<usize>) {
-    let Some(reply) = pos.last_move() else { return (None, None) };
-    let reply_slot = piece_square_slot(pos.piece_on(reply.to()), reply.to());
+    let Some(reply_slot) = last_move_slot(pos) else { return (None, None) };
     let last_move = pos.side_to_move().index() * CORRECTION_SIZE + reply_slot;
     let move_pair = pos.own_previous_move().map(|(own, own_piece)| {
         let own_slot = piece_square_slot(own_piece, own.to());

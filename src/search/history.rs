@@ -1,7 +1,7 @@
 //! Move-ordering memory of one search thread: killers, counter-moves and history scores; and,
 //! beside them, the evaluation's correction history.
 
-use super::correction::CorrectionHistory;
+use super::correction::{last_move_slot, CorrectionHistory};
 use super::params::{history_bonus, HISTORY_BONUS_CAP, HISTORY_MAX};
 use super::value::MAX_PLY;
 use crate::shogi::Position;
@@ -67,14 +67,6 @@ fn moving_kind(pos: &Position, m: Move) -> usize {
 fn previous_slot(pos: &Position) -> Option<usize> {
     let prev = pos.last_move()?;
     Some(pos.piece_on(prev.to()).kind().index() * 81 + prev.to().index())
-}
-
-/// The counter-move table's entry for the opponent's last move: the piece now on its destination
-/// (colour included), and the destination; `None` at the root or after a null move.
-#[inline]
-fn counter_slot(pos: &Position) -> Option<usize> {
-    let prev = pos.last_move()?;
-    Some(pos.piece_on(prev.to()).index() * 81 + prev.to().index())
 }
 
 /// Index of our own previous move's (kind, destination), two plies back.
@@ -252,7 +244,7 @@ impl History {
 
     /// The counter-move to the previous move (by the opponent), if any.
     pub fn counter_move(&self, pos: &Position) -> Move {
-        counter_slot(pos).map_or(Move::NONE, |i| self.counter[i])
+        last_move_slot(pos).map_or(Move::NONE, |i| self.counter[i])
     }
 
     /// Rewards the best move of a node, a quiet one (a cutoff, or the move that raised alpha at a PV
@@ -271,7 +263,7 @@ impl History {
             k[1] = k[0];
             k[0] = best;
         }
-        if let Some(i) = counter_slot(pos) {
+        if let Some(i) = last_move_slot(pos) {
             self.counter[i] = best;
         }
     }
