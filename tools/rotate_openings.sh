@@ -7,7 +7,8 @@
 set -euo pipefail
 usage="usage: tools/rotate_openings.sh N (pairs already played, 0 or more)"
 pairs=${1:?$usage}
-if ! [[ $pairs =~ ^[0-9]+$ ]]; then
+# At most 18 digits: bash arithmetic is 64-bit and would wrap a longer number without a word.
+if ! [[ $pairs =~ ^[0-9]{1,18}$ ]]; then
     echo "$usage" >&2
     exit 2
 fi
