@@ -25,7 +25,7 @@ pub struct SearchStats {
     pub lmr_reductions: u64,
     /// Reduced searches that beat alpha and were searched again at full depth.
     pub lmr_researches: u64,
-    /// Quiet moves skipped near the leaves by futility pruning.
+    /// Moves skipped near the leaves by futility pruning (quiet moves and captures).
     pub futility_prunes: u64,
     /// Nodes cut by reverse futility pruning (static evaluation far above beta).
     pub rfp_prunes: u64,
@@ -33,6 +33,8 @@ pub struct SearchStats {
     pub razor_prunes: u64,
     /// Quiet moves skipped by late move pruning.
     pub lmp_prunes: u64,
+    /// Late quiet moves skipped because their history is too poor for the depth.
+    pub history_prunes: u64,
     /// Moves skipped because they lose material in the exchange (SEE).
     pub see_prunes: u64,
     /// Checks searched a ply deeper (those that do not simply lose the checking piece).

@@ -67,7 +67,7 @@ pub fn stats_line(it: &IterationStats) -> String {
     format!(
         "info string stats depth={} nodes={} qnodes={} cutoffs={} first_move_cutoffs={:.1}% tt_hits={:.1}% \
          tt_cutoffs={} null_tries={} null_cutoffs={} lmr={} lmr_researches={} futility={} reverse_futility={} \
-         razoring={} late_move_pruning={} see_pruning={} check_extensions={} singular_extensions={} multi_cuts={} ebf={:.2}",
+         razoring={} late_move_pruning={} history_pruning={} see_pruning={} check_extensions={} singular_extensions={} multi_cuts={} ebf={:.2}",
         it.depth,
         s.nodes,
         s.qnodes,
@@ -83,6 +83,7 @@ pub fn stats_line(it: &IterationStats) -> String {
         s.rfp_prunes,
         s.razor_prunes,
         s.lmp_prunes,
+        s.history_prunes,
         s.see_prunes,
         s.check_extensions,
         s.singular_extensions,
