@@ -188,7 +188,7 @@ impl Worker<'_> {
             // ran about 2% faster at fixed nodes than fetching only for the moves searched.
             self.tt.prefetch(self.pos.key_after(m));
             let quiet = self.pos.is_quiet(m);
-            // Asked for quiet moves while pruning, or once pruning is past.
+            // Asked while pruning (a check is neither futile nor history-pruned), or once pruning is past.
             let mut gives_check = None;
 
             // Step 10. Pruning at shallow depth: late quiet moves, quiet moves with a poor
