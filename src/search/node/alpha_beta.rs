@@ -188,14 +188,17 @@ impl Worker<'_> {
             // ran about 2% faster at fixed nodes than fetching only for the moves searched.
             self.tt.prefetch(self.pos.key_after(m));
             let quiet = self.pos.is_quiet(m);
-            // Asked while pruning (a check is neither futile nor history-pruned), or once pruning is past.
+            // Asked while pruning (a check is neither futile nor history-pruned), or once
+            // pruning is past.
             let mut gives_check = None;
 
             // Step 10. Pruning at shallow depth: late quiet moves, quiet moves with a poor
-            // history, futile quiet moves and captures, and moves that lose material by SEE. Futility and SEE look at the depth a late move would be
-            // searched to after its reduction. PV nodes are pruned too, as in Stockfish and
-            // YaneuraOu: their late moves are as unlikely to matter, and pruning them takes 39%
-            // off the bench's nodes, 44% with the network (docs/strength.md, tenth screen).
+            // history, futile quiet moves and captures, and moves that lose material by SEE.
+            // Futility and SEE look at the depth a late move would be searched to after its
+            // reduction (for a quiet move, one ply deeper per `HISTORY_DEPTH_DIVISOR` of its
+            // history). PV nodes are pruned too, as in Stockfish and YaneuraOu: their late moves
+            // are as unlikely to matter, and pruning them takes 39% off the bench's nodes, 44%
+            // with the network (docs/strength.md, tenth screen).
             if pruning && moves_tried > 0 && best > -MATE_IN_MAX_PLY && !in_check {
                 // Late-move pruning: enough moves picked at a shallow node; no more quiets.
                 if depth <= LMP_MAX_DEPTH && move_count >= lmp_limit(depth, improving) {
