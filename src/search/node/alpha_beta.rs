@@ -188,9 +188,11 @@ impl Worker<'_> {
             // ran about 2% faster at fixed nodes than fetching only for the moves searched.
             self.tt.prefetch(self.pos.key_after(m));
             let quiet = self.pos.is_quiet(m);
-            // Asked while pruning (a check is neither futile nor history-pruned), or once
-            // pruning is past.
+            // Asked while pruning when it decides (a check is neither futile nor history-pruned),
+            // or once pruning is past.
             let mut gives_check = None;
+            // A quiet move's history score, when pruning asked for it; late-move reduction uses it too.
+            let mut quiet_history = None;
 
             // Step 10. Pruning at shallow depth: late quiet moves, quiet moves with a poor
             // history, futile quiet moves and captures, and moves that lose material by SEE.
@@ -209,13 +211,14 @@ impl Worker<'_> {
                     }
                 }
                 let lmr_depth = depth - 1 - self.lmr[depth.min(63) as usize][move_count.min(63)];
-                let check = self.pos.gives_check(m);
-                gives_check = Some(check);
                 if quiet {
+                    let check = self.pos.gives_check(m);
+                    gives_check = Some(check);
                     if !check {
                         // A quiet move that has failed often in such places is not tried; one
                         // that has done well is pruned as if it were searched deeper.
                         let history = self.history.quiet_score(&self.pos, m);
+                        quiet_history = Some(history);
                         if history < -tuned!(HISTORY_PRUNE_PER_DEPTH) * depth {
                             self.stats.history_prunes += 1;
                             continue;
@@ -238,17 +241,15 @@ impl Worker<'_> {
                 } else {
                     // Futility for captures: not even the victim and a margin reach alpha.
                     let victim = self.pos.piece_on(m.to());
-                    if !check
-                        && lmr_depth < CAPTURE_FUTILITY_MAX_DEPTH
-                        && victim.is_some()
-                        && !m.is_promotion()
-                    {
+                    if lmr_depth < CAPTURE_FUTILITY_MAX_DEPTH && victim.is_some() && !m.is_promotion() {
+                        let check = self.pos.gives_check(m);
+                        gives_check = Some(check);
                         let futile = eval
                             + tuned!(CAPTURE_FUTILITY_BASE)
                             + tuned!(CAPTURE_FUTILITY_PER_DEPTH) * lmr_depth.max(0)
                             + exchange_value(victim.kind())
                             + self.history.capture_score(&self.pos, m) / CAPTURE_FUTILITY_HISTORY_DIVISOR;
-                        if futile <= alpha {
+                        if !check && futile <= alpha {
                             self.stats.futility_prunes += 1;
                             continue;
                         }
@@ -318,7 +319,8 @@ impl Worker<'_> {
                 r = self.lmr[depth.min(63) as usize][(moves_tried + 1).min(63)];
                 r += (!PV) as i32 - improving as i32;
                 r -= if quiet {
-                    self.history.quiet_score(&self.pos, m) / tuned!(LMR_HISTORY_DIVISOR)
+                    quiet_history.unwrap_or_else(|| self.history.quiet_score(&self.pos, m))
+                        / tuned!(LMR_HISTORY_DIVISOR)
                 } else {
                     1 + self.history.capture_score(&self.pos, m) / CAPTURE_LMR_HISTORY_DIVISOR
                 };
